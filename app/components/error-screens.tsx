@@ -1,0 +1,35 @@
+// The not-found screen of spec §2 and the error page for other statuses.
+import { useT } from "../lib/i18n.tsx";
+import { useHref } from "../lib/paths.ts";
+import { Logo } from "./brand.tsx";
+
+export function NotFoundScreen({ message }: { message?: string }) {
+  const t = useT();
+  const href = useHref();
+  return (
+    <main className="error-screen">
+      <Logo />
+      <p className="error-code" aria-hidden="true">404</p>
+      <h1>{t("notFound.title")}</h1>
+      <p className="muted">
+        {t("notFound.subtitle")} <a href={href("/")}>{t("notFound.link")}</a>.
+      </p>
+      {message && <code className="error-detail">{message}</code>}
+    </main>
+  );
+}
+
+export function ErrorScreen({ status, title }: { status: number; title: string }) {
+  const t = useT();
+  const href = useHref();
+  return (
+    <main className="error-screen">
+      <Logo />
+      <p className="error-code" aria-hidden="true">{status}</p>
+      <h1>{title}</h1>
+      <p className="muted">
+        {t("error.subtitle")} <a href={href("/")}>{t("notFound.link")}</a>.
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,81 @@
+// Header and footer of the public layouts, with the language switcher.
+import { NavLink } from "react-router";
+import { LOCALE_NAMES, LOCALES, LANG_TAG, localePath } from "../../i18n/locales.ts";
+import { useRootData } from "../root.tsx";
+import { useLocale, useT } from "../lib/i18n.tsx";
+import { useHref } from "../lib/paths.ts";
+import { Logo } from "./brand.tsx";
+import { Icon } from "./ui/icons.tsx";
+
+export function SiteHeader() {
+  const t = useT();
+  const href = useHref();
+  return (
+    <header className="site-header">
+      <div className="container header-row">
+        <Logo />
+        <nav className="main-nav" aria-label={t("nav.label")}>
+          <NavLink to={href("/")} end>
+            {t("nav.home")}
+          </NavLink>
+          <NavLink to={href("/presentation")}>{t("nav.presentation")}</NavLink>
+          <NavLink to={href("/dota2")}>Dota 2</NavLink>
+          <NavLink to={href("/cs2")}>CS2</NavLink>
+          <NavLink to={href("/minecraft")}>Minecraft</NavLink>
+        </nav>
+        <div className="header-actions">
+          <LanguageSwitcher />
+          <a className="btn btn-secondary btn-small" href={href("/auth")}>
+            <Icon name="user" size={16} />
+            {t("nav.signIn")}
+          </a>
+        </div>
+      </div>
+    </header>
+  );
+}
+
+/** Links to this page in every language; a full page load, since messages change. */
+export function LanguageSwitcher() {
+  const t = useT();
+  const locale = useLocale();
+  const { path } = useRootData();
+  return (
+    <details className="lang-switcher">
+      <summary aria-label={t("lang.label")}>
+        <Icon name="globe" size={16} />
+        <span>{locale.toUpperCase()}</span>
+      </summary>
+      <ul>
+        {LOCALES.map((l) => (
+          <li key={l}>
+            <a href={localePath(l, path)} hrefLang={LANG_TAG[l]} lang={LANG_TAG[l]} aria-current={l === locale ? "true" : undefined}>
+              {LOCALE_NAMES[l]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+export function SiteFooter() {
+  const t = useT();
+  const href = useHref();
+  return (
+    <footer className="site-footer">
+      <div className="container footer-row">
+        <div>
+          <strong>NOVA</strong>
+          <p className="muted">{t("footer.tagline")}</p>
+        </div>
+        <nav aria-label={t("footer.label")}>
+          <a href={href("/presentation")}>{t("nav.presentation")}</a>
+          <a href={href("/auth/register")}>{t("nav.register")}</a>
+          <a href={href("/sitemap.xml")}>{t("footer.sitemap")}</a>
+        </nav>
+        <p className="muted small">{t("footer.rights", { year: 2026 })}</p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,27 @@
+// Hydrates once the page's message catalogue is here; the document preloads it, so this is
+// usually a cache hit.
+import { startTransition, StrictMode } from "react";
+import { hydrateRoot } from "react-dom/client";
+import { HydratedRouter } from "react-router/dom";
+import { isLocale, DEFAULT_LOCALE } from "../i18n/locales.ts";
+import type { Messages } from "../i18n/translate.ts";
+import { I18nProvider } from "./lib/i18n.tsx";
+
+async function start() {
+  const root = document.documentElement;
+  const locale = isLocale(root.dataset.locale) ? root.dataset.locale : DEFAULT_LOCALE;
+  const link = document.getElementById("i18n-messages") as HTMLLinkElement | null;
+  const messages: Messages = link ? await fetch(link.href).then((r) => r.json()) : {};
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <StrictMode>
+        <I18nProvider locale={locale} messages={messages}>
+          <HydratedRouter />
+        </I18nProvider>
+      </StrictMode>,
+    );
+  });
+}
+
+void start();

@@ -1,0 +1,19 @@
+// Page titles and descriptions come translated from the loader (it has the request's language).
+import type { MetaDescriptor } from "react-router";
+
+export type PageMeta = { title: string; description: string };
+
+export function pageMeta(data: { meta: PageMeta } | undefined): MetaDescriptor[] {
+  if (!data) return [];
+  return [
+    { title: `${data.meta.title} · NOVA` },
+    { name: "description", content: data.meta.description },
+    { property: "og:title", content: data.meta.title },
+    { property: "og:description", content: data.meta.description },
+  ];
+}
+
+/** Throws the 404 of spec §2 with its message "Page Not Found: {path}". */
+export function notFound(request: Request): never {
+  throw new Response(`Page Not Found: ${new URL(request.url).pathname}`, { status: 404 });
+}

@@ -1,0 +1,108 @@
+// The document: language attributes, alternates and canonical link, the message catalogue
+// preload, and the error screens (spec §2, §8).
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+  type LoaderFunctionArgs,
+} from "react-router";
+import type { ReactNode } from "react";
+import { LANG_TAG, LOCALES, localePath } from "../i18n/locales.ts";
+import { useLangTag, useLocale, useT } from "./lib/i18n.tsx";
+import { NotFoundScreen, ErrorScreen } from "./components/error-screens.tsx";
+import stylesheet from "./styles/app.css?url";
+
+export function links() {
+  return [
+    { rel: "stylesheet", href: stylesheet },
+    { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  ];
+}
+
+export function loader({ context }: LoaderFunctionArgs) {
+  const { locale, path, services } = context;
+  return {
+    locale,
+    path,
+    publicUrl: services.settings.PUBLIC_URL,
+    i18nUrl: services.catalogs.url(locale),
+  };
+}
+
+export function shouldRevalidate() {
+  return false;
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+export function useRootData(): RootData {
+  return useRouteLoaderData("root") as RootData;
+}
+
+/** A route whose page needs no client code sets `handle = { hydrate: false }` (docs/decisions). */
+export type RouteHandle = { hydrate?: boolean };
+
+function useHydrate(): boolean {
+  const matches = useMatches();
+  return !matches.some((m) => (m.handle as RouteHandle | undefined)?.hydrate === false);
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const data = useRootData();
+  const locale = useLocale();
+  const langTag = useLangTag();
+  const hydrate = useHydrate();
+  return (
+    <html lang={langTag} data-locale={locale} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="dark" />
+        <Meta />
+        {data && <Alternates path={data.path} publicUrl={data.publicUrl} />}
+        {data && hydrate && (
+          <link rel="preload" as="fetch" crossOrigin="anonymous" href={data.i18nUrl} id="i18n-messages" />
+        )}
+        <Links />
+      </head>
+      <body>
+        {children}
+        {hydrate && <ScrollRestoration />}
+        {hydrate && <Scripts />}
+      </body>
+    </html>
+  );
+}
+
+function Alternates({ path, publicUrl }: { path: string; publicUrl: string }) {
+  const locale = useLocale();
+  return (
+    <>
+      <link rel="canonical" href={publicUrl + localePath(locale, path)} />
+      {LOCALES.map((l) => (
+        <link key={l} rel="alternate" hrefLang={LANG_TAG[l]} href={publicUrl + localePath(l, path)} />
+      ))}
+      <link rel="alternate" hrefLang="x-default" href={publicUrl + path} />
+    </>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const t = useT();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return <NotFoundScreen message={typeof error.data === "string" ? error.data : undefined} />;
+  }
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return <ErrorScreen status={status} title={t(status >= 500 ? "error.server.title" : "error.generic.title")} />;
+}

@@ -1,0 +1,23 @@
+// The route table (spec §2). Every page exists once per language: Russian without a prefix, the
+// others under /{lang}. Route ids carry the locale ("en/home") so each copy is its own route.
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "../i18n/locales.ts";
+
+function pages(locale: Locale): RouteConfig {
+  const id = (name: string) => ({ id: `${locale}/${name}` });
+  return [
+    layout("routes/layouts/landing.tsx", id("layout-landing"), [
+      index("routes/storefront/home.tsx", id("home")),
+      route("presentation", "routes/storefront/presentation.tsx", id("presentation")),
+    ]),
+    layout("routes/layouts/default.tsx", id("layout-default"), [
+      route(":game", "routes/storefront/game.tsx", id("game")),
+      route("*", "routes/storefront/not-found.tsx", id("not-found")),
+    ]),
+  ];
+}
+
+export default [
+  ...pages(DEFAULT_LOCALE),
+  ...LOCALES.filter((l) => l !== DEFAULT_LOCALE).flatMap((l) => prefix(l, pages(l))),
+] satisfies RouteConfig;

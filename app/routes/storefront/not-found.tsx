@@ -1,0 +1,15 @@
+// Any path no other route matches: the 404 of spec §2.
+import type { RouteHandle } from "../../root.tsx";
+import type { LoaderFunctionArgs } from "react-router";
+import { notFound } from "../../lib/meta.ts";
+
+export function loader({ request }: LoaderFunctionArgs) {
+  notFound(request);
+}
+
+/** Static page: served without client code (docs/decisions/0001-static-storefront.md). */
+export const handle: RouteHandle = { hydrate: false };
+
+export default function NotFound() {
+  return null;
+}

@@ -1,0 +1,164 @@
+// Subscriptions, the ledger of balance changes, payment orders, gifts and idempotent requests.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  char,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+} from "drizzle-orm/pg-core";
+import { users } from "./accounts.ts";
+import { cheats, products } from "./catalog.ts";
+
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    cheatId: integer("cheat_id")
+      .notNull()
+      .references(() => cheats.id),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** Seconds left while frozen, else 0. */
+    frozenLength: integer("frozen_length").notNull().default(0),
+    frozenAt: timestamp("frozen_at", { withTimezone: true }),
+    nextFrozeDate: timestamp("next_froze_date", { withTimezone: true }),
+    unfrozenDate: timestamp("unfrozen_date", { withTimezone: true }),
+    expiryNotifiedAt: timestamp("expiry_notified_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique("subscriptions_user_cheat").on(t.userId, t.cheatId),
+    check("subscriptions_frozen_length", sql`${t.frozenLength} >= 0`),
+    check("subscriptions_frozen_consistent", sql`(${t.frozenLength} > 0) = (${t.frozenAt} is not null)`),
+    index("subscriptions_expires").on(t.expiresAt),
+  ],
+);
+
+export const TRANSACTION_TYPES = ["topup", "purchase", "gift", "referral_reward", "refund"] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+export type ProductSnapshot = {
+  id: number;
+  cheat_id: number;
+  type: string;
+  params: { days: number };
+  price: number;
+  currency: string;
+  title: string;
+};
+
+/** The ledger: one row per change of a balance (or per payment applied directly to a product). */
+export const transactions = pgTable(
+  "transactions",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type").$type<TransactionType>().notNull(),
+    /** Signed minor units: what this row did to the balance (0 for a product paid by provider). */
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    /** What was paid, in minor units, whatever the source. */
+    paid: bigint("paid", { mode: "number" }).notNull().default(0),
+    balanceAfter: bigint("balance_after", { mode: "number" }).notNull(),
+    currency: char("currency", { length: 3 }).notNull(),
+    status: text("status").notNull().default("completed"),
+    source: text("source").notNull().default("balance"),
+    products: jsonb("products").$type<ProductSnapshot[]>().notNull().default([]),
+    /** Unique external reference (e.g. "paypal:capture:ID"), so a payment is applied once. */
+    reference: text("reference").unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("transactions_type", sql`${t.type} in ('topup', 'purchase', 'gift', 'referral_reward', 'refund')`),
+    check("transactions_status", sql`${t.status} in ('completed', 'reversed')`),
+    check("transactions_source", sql`${t.source} in ('balance', 'paypal', 'demo', 'system')`),
+    check("transactions_balance_after", sql`${t.balanceAfter} >= 0`),
+    index("transactions_user_id_desc").on(t.userId, t.id.desc()),
+  ],
+);
+
+export const paymentOrders = pgTable(
+  "payment_orders",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    /** Our PayPal-Request-Id, so a retried create is the same order at the provider. */
+    requestId: text("request_id").notNull().unique(),
+    providerOrderId: text("provider_order_id").unique(),
+    kind: text("kind").notNull(),
+    productId: integer("product_id").references(() => products.id),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    currency: char("currency", { length: 3 }).notNull(),
+    status: text("status").notNull().default("created"),
+    captureId: text("capture_id").unique(),
+    approveUrl: text("approve_url"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("payment_orders_kind", sql`${t.kind} in ('topup', 'product')`),
+    check("payment_orders_amount", sql`${t.amount} > 0`),
+    check("payment_orders_product", sql`(${t.kind} = 'product') = (${t.productId} is not null)`),
+    check("payment_orders_status", sql`${t.status} in ('created', 'approved', 'completed', 'refunded', 'failed')`),
+    index("payment_orders_user").on(t.userId),
+  ],
+);
+
+export const gifts = pgTable(
+  "gifts",
+  {
+    id: serial("id").primaryKey(),
+    giverId: integer("giver_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    code: text("code").notNull().unique(),
+    cheatId: integer("cheat_id")
+      .notNull()
+      .references(() => cheats.id),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id),
+    days: integer("days").notNull(),
+    recipientId: integer("recipient_id").references(() => users.id, { onDelete: "set null" }),
+    redeemedBy: integer("redeemed_by").references(() => users.id, { onDelete: "set null" }),
+    redeemedAt: timestamp("redeemed_at", { withTimezone: true }),
+    transactionId: bigint("transaction_id", { mode: "number" }).references(() => transactions.id),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("gifts_days_positive", sql`${t.days} > 0`),
+    check("gifts_redeemed_consistent", sql`(${t.redeemedBy} is null) = (${t.redeemedAt} is null)`),
+  ],
+);
+
+/** First answers of money-moving POSTs by Idempotency-Key, per user, kept 24 h (decisions §2). */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    httpStatus: integer("http_status"),
+    response: jsonb("response"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created").on(t.createdAt)],
+);

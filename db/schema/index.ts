@@ -1,0 +1,5 @@
+// The one relational model; each file holds the tables of one area of the core.
+export * from "./accounts.ts";
+export * from "./catalog.ts";
+export * from "./commerce.ts";
+export * from "./messaging.ts";

@@ -1,0 +1,111 @@
+// The one HTTP application: health, assets, translations, sitemaps, the JSON API and the pages,
+// behind one middleware stack. Built from services, so tests run it in-process with app.fetch.
+import path from "node:path";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { serveStatic } from "@hono/node-server/serve-static";
+import type { ServerBuild } from "react-router";
+import { isLocale, DEFAULT_LOCALE } from "../i18n/locales.ts";
+import { DomainError } from "../core/shared/errors.ts";
+import type { HonoEnv } from "./context.ts";
+import type { Services } from "./services.ts";
+import { requestInfo } from "./middleware/request-info.ts";
+import { securityHeaders } from "./middleware/security-headers.ts";
+import { originCheck } from "./middleware/origin-check.ts";
+import { visitor } from "./middleware/visitor.ts";
+import { failure, toDomainError } from "./http/envelope.ts";
+import { apiRoutes } from "./api/index.ts";
+import { isApiPath } from "./api/paths.ts";
+import { pageHandler } from "./pages.ts";
+import { sitemapXml } from "./sitemap.ts";
+
+export type AppOptions = {
+  /** The React Router server build; without it only the API and the static parts are served. */
+  build?: ServerBuild;
+  /** Folder of the browser build (hashed assets). */
+  clientDir?: string;
+};
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+export function createApp(services: Services, options: AppOptions = {}) {
+  const { settings, catalogs, logger } = services;
+  const app = new Hono<HonoEnv>();
+
+  app.onError((error, c) => {
+    const domainError = toDomainError(error);
+    if (domainError.code === "internal_error") {
+      logger.error({ err: error, reqId: c.get("info")?.requestId }, "unhandled error");
+    }
+    return failure(c, domainError);
+  });
+
+  app.use(requestInfo(services));
+  app.use(securityHeaders({ hsts: settings.secureCookies }));
+  app.use(
+    bodyLimit({
+      maxSize: settings.BODY_LIMIT_BYTES,
+      onError: (c) => failure(c, new DomainError("payload_too_large")),
+    }),
+  );
+  app.use(originCheck(settings.PUBLIC_URL));
+
+  app.get("/healthz", async (c) => {
+    c.header("Cache-Control", "no-store");
+    try {
+      await Promise.race([
+        services.database.ping(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error("health check timed out")), 2000)),
+      ]);
+      return c.json({ status: true });
+    } catch {
+      return c.json({ status: false, code: "unavailable" }, 503);
+    }
+  });
+
+  if (options.clientDir) {
+    const root = path.relative(process.cwd(), options.clientDir) || ".";
+    app.use(
+      "/assets/*",
+      serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", IMMUTABLE) }),
+    );
+    app.get("/assets/*", (c) => c.text("Not Found", 404));
+    app.get(
+      "/favicon.svg",
+      serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=86400") }),
+    );
+  }
+
+  app.get("/_i18n/:hash/:locale/messages.json", (c) => {
+    const { hash, locale } = c.req.param();
+    if (!isLocale(locale)) return failure(c, new DomainError("not_found"));
+    if (hash !== catalogs.hash) return c.redirect(catalogs.url(locale), 302);
+    c.header("Cache-Control", "public, max-age=86400");
+    c.header("Content-Type", "application/json; charset=utf-8");
+    return c.body(catalogs.json(locale));
+  });
+
+  app.on("GET", ["/sitemap.xml", "/:lang/sitemap.xml"], async (c, next) => {
+    const prefix = c.req.param("lang");
+    const lang = prefix ?? DEFAULT_LOCALE;
+    // "/ru/sitemap.xml" is no page of ours (Russian has no prefix): the 404 page answers it.
+    if (!isLocale(lang) || prefix === DEFAULT_LOCALE) return next();
+    c.header("Content-Type", "application/xml; charset=utf-8");
+    c.header("Cache-Control", "public, max-age=3600");
+    return c.body(sitemapXml(services, lang));
+  });
+
+  app.route("/", apiRoutes());
+  app.all("*", async (c, next) => {
+    if (isApiPath(c.req.path)) return failure(c, new DomainError("not_found"));
+    return next();
+  });
+
+  if (options.build) {
+    const pages = pageHandler(services, options.build);
+    app.use("*", visitor({ secure: settings.secureCookies }));
+    app.all("*", (c) => pages(c));
+  }
+
+  return app;
+}

@@ -1,0 +1,28 @@
+// The typed context of a request: what middleware found out, and the services. Routes reach it as
+// the React Router load context.
+import type { Locale } from "../i18n/locales.ts";
+import type { Translate } from "../i18n/translate.ts";
+import type { Services } from "./services.ts";
+
+export type RequestInfo = {
+  requestId: string;
+  locale: Locale;
+  /** The path without its locale prefix, e.g. "/minecraft". */
+  path: string;
+  shoppingArea: string;
+  clientIp: string;
+  isBot: boolean;
+  t: Translate;
+};
+
+export type AppLoadContext = RequestInfo & { services: Services };
+
+declare module "react-router" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends RequestInfo {
+    services: Services;
+  }
+}
+
+/** Hono's per-request variables. */
+export type HonoEnv = { Variables: { info: RequestInfo; services: Services } };

@@ -1,0 +1,51 @@
+// Reading and validating JSON request bodies with Zod; every failure is a DomainError.
+import type { Context } from "hono";
+import type { z } from "zod";
+import { DomainError } from "../../core/shared/errors.ts";
+import type { HonoEnv } from "../context.ts";
+
+/** Message key of a Zod issue, shown next to the field in the user's language. */
+function issueKey(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.input === undefined ? "validation.required" : "validation.invalid_type";
+    case "too_small":
+      return "validation.too_short";
+    case "too_big":
+      return "validation.too_long";
+    case "invalid_format":
+      return issue.format === "email" ? "validation.email" : "validation.invalid";
+    default:
+      return "validation.invalid";
+  }
+}
+
+export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path.map(String).join(".") || "body";
+    fields[field] ??= issue.message.startsWith("validation.") ? issue.message : issueKey(issue);
+  }
+  throw new DomainError("validation_failed", "errors.validation_failed", { fields });
+}
+
+export async function jsonBody<S extends z.ZodType>(c: Context<HonoEnv>, schema: S): Promise<z.infer<S>> {
+  const type = c.req.header("content-type") ?? "";
+  const text = await c.req.text();
+  if (text.trim() === "") return validate(schema, {});
+  if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) throw new DomainError("unsupported_media_type");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new DomainError("invalid_json");
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new DomainError("invalid_json");
+  return validate(schema, value);
+}
+
+export function query<S extends z.ZodType>(c: Context<HonoEnv>, schema: S): z.infer<S> {
+  return validate(schema, c.req.query());
+}

@@ -1,0 +1,79 @@
+// Boots the shop: settings → database (migrated, demo data) → services → HTTP server; drains and
+// closes the database on SIGTERM/SIGINT within 10 s.
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { serve } from "@hono/node-server";
+import pino from "pino";
+import type { ServerBuild } from "react-router";
+import { openDatabase } from "../db/client.ts";
+import { seedCatalog, seedDemoUser } from "../db/seed.ts";
+import { loadCatalogs } from "../i18n/catalogs.ts";
+import { systemClock, type Clock } from "../core/shared/clock.ts";
+import { loadSettings, SettingsError, type Settings } from "./settings.ts";
+import { createServices, type Services } from "./services.ts";
+import { createApp } from "./app.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const BUILD_DIR = path.join(root, "build");
+
+/** Everything but the listening socket: used by main and by in-process tests. */
+export async function bootServices(settings: Settings, options: { clock?: Clock; logger?: pino.Logger } = {}): Promise<Services> {
+  const logger = options.logger ?? pino({ level: settings.LOG_LEVEL, base: undefined });
+  const database = await openDatabase(settings.DATABASE_URL);
+  await seedCatalog(database.db, settings.SHOP_CURRENCY);
+  if (!settings.isProduction) await seedDemoUser(database.db, settings.SHOP_CURRENCY);
+  const services = createServices({ settings, database, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger });
+  await services.catalog.reload();
+  return services;
+}
+
+export async function loadBuild(): Promise<ServerBuild> {
+  return (await import(pathToFileURL(path.join(BUILD_DIR, "server", "index.js")).href)) as ServerBuild;
+}
+
+export async function main(env: Record<string, string | undefined> = process.env) {
+  let settings: Settings;
+  try {
+    settings = loadSettings(env);
+  } catch (error) {
+    if (error instanceof SettingsError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const services = await bootServices(settings);
+  const { logger } = services;
+  const app = createApp(services, { build: await loadBuild(), clientDir: path.join(BUILD_DIR, "client") });
+  const server = serve({ fetch: app.fetch, port: settings.PORT, hostname: settings.HOST }, (info) => {
+    logger.info({ url: `http://${settings.HOST}:${info.port}`, database: services.database.kind }, "listening");
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "draining");
+    const force = setTimeout(() => {
+      logger.warn("drain timed out; closing remaining connections");
+      if ("closeAllConnections" in server) server.closeAllConnections();
+    }, 8000);
+    force.unref();
+    if ("closeIdleConnections" in server) server.closeIdleConnections();
+    server.close(async () => {
+      clearTimeout(force);
+      await services.database.close().catch((err) => logger.error({ err }, "closing the database failed"));
+      logger.info("stopped");
+      process.exit(0);
+    });
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,65 @@
+// First middleware of every request: trace id, client address, locale, shopping area, bot check,
+// and one JSON log line when the response is done.
+import { randomUUID } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { isbot } from "isbot";
+import { DEFAULT_LOCALE, negotiateLocale, splitLocale } from "../../i18n/locales.ts";
+import { isApiPath } from "../api/paths.ts";
+import type { HonoEnv } from "../context.ts";
+import type { Services } from "../services.ts";
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestInfo(services: Services): MiddlewareHandler<HonoEnv> {
+  const { settings, catalog, catalogs, logger } = services;
+  const countryHeader = settings.COUNTRY_HEADER;
+  return async (c, next) => {
+    const started = performance.now();
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const split = splitLocale(c.req.path);
+    // Pages speak the language of their URL; the API speaks the caller's Accept-Language.
+    const locale = isApiPath(c.req.path)
+      ? (negotiateLocale(c.req.header("accept-language")) ?? DEFAULT_LOCALE)
+      : split.locale;
+    const path = split.path;
+    c.set("services", services);
+    c.set("info", {
+      requestId,
+      locale,
+      path,
+      shoppingArea: catalog.areaForCountry(c.req.header(countryHeader)),
+      clientIp: clientIp(c, settings.TRUST_PROXY),
+      isBot: isbot(c.req.header("user-agent") ?? ""),
+      t: catalogs.t(locale),
+    });
+    c.header("X-Request-Id", requestId);
+    await next();
+    c.res.headers.set("X-Request-Id", requestId);
+    logger.info(
+      {
+        reqId: requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      "request",
+    );
+  };
+}
+
+function clientIp(c: Parameters<MiddlewareHandler<HonoEnv>>[0], trustProxy: boolean): string {
+  if (trustProxy) {
+    // Our proxy appends the address it saw last; anything before it is the client's to forge.
+    const hops = (c.req.header("x-forwarded-for") ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+    const last = hops.at(-1);
+    if (last) return last;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    return "local"; // in-process requests (tests) have no socket
+  }
+}

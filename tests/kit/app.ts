@@ -1,0 +1,57 @@
+// The whole shop in-process: real settings parsing, real database, real app; requests go through
+// app.request() without a socket.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import pino from "pino";
+import { afterAll, beforeAll } from "vitest";
+import { createApp } from "../../server/app.ts";
+import { BUILD_DIR, bootServices, loadBuild } from "../../server/main.ts";
+import { loadSettings } from "../../server/settings.ts";
+import type { Services } from "../../server/services.ts";
+import type { Clock } from "../../core/shared/clock.ts";
+import { createTestDatabase, type TestDatabase } from "./database.ts";
+
+export type TestApp = {
+  services: Services;
+  app: ReturnType<typeof createApp>;
+  request(path: string, init?: RequestInit): Promise<Response>;
+  database: TestDatabase;
+};
+
+export const hasBuild = () => existsSync(path.join(BUILD_DIR, "server", "index.js"));
+
+export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock; pages?: boolean } = {}): Promise<TestApp & { stop(): Promise<void> }> {
+  const database = await createTestDatabase();
+  const settings = loadSettings({
+    NODE_ENV: "test",
+    DATABASE_URL: database.url,
+    PUBLIC_URL: "http://shop.test",
+    LOG_LEVEL: "silent",
+    ...options.env,
+  });
+  const services = await bootServices(settings, { clock: options.clock, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }) });
+  const build = options.pages === false ? undefined : await loadBuild();
+  const app = createApp(services, { build, clientDir: path.join(BUILD_DIR, "client") });
+  return {
+    services,
+    app,
+    database,
+    request: (p, init) => Promise.resolve(app.request(p.startsWith("http") ? p : `http://shop.test${p}`, init)),
+    async stop() {
+      await services.database.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Starts one app for the test file and stops it afterwards. */
+export function useTestApp(options: Parameters<typeof startTestApp>[0] = {}): TestApp {
+  const holder = {} as TestApp & { stop(): Promise<void> };
+  beforeAll(async () => {
+    Object.assign(holder, await startTestApp(options));
+  });
+  afterAll(async () => {
+    await holder.stop?.();
+  });
+  return new Proxy(holder, { get: (target, key) => target[key as keyof typeof target] });
+}

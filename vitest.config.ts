@@ -1,0 +1,40 @@
+// Three projects: unit and in-process integration tests on PGlite, the same integration tests on
+// a real PostgreSQL server, and browser journeys in Chromium against the built server.
+import { defineConfig } from "vitest/config";
+
+const integration = ["tests/integration/**/*.test.ts"];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "pglite",
+          include: ["core/**/*.test.ts", "server/**/*.test.ts", "i18n/**/*.test.ts", "db/**/*.test.ts", ...integration],
+          env: { TEST_DATABASE: "pglite" },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "postgres",
+          include: integration,
+          env: { TEST_DATABASE: "postgres" },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "browser",
+          include: ["e2e/**/*.test.ts"],
+          globalSetup: ["e2e/fixtures/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
