@@ -1,5 +1,6 @@
 // The document: language attributes, alternates and canonical link, the message catalogue
 // preload, and the error screens (spec §2, §8).
+import type { LoaderArgs } from "./lib/route-args.ts";
 import {
   isRouteErrorResponse,
   Links,
@@ -10,7 +11,6 @@ import {
   useMatches,
   useRouteError,
   useRouteLoaderData,
-  type LoaderFunctionArgs,
 } from "react-router";
 import type { ReactNode } from "react";
 import { LANG_TAG, LOCALES, localePath } from "../i18n/locales.ts";
@@ -25,7 +25,7 @@ export function links() {
   ];
 }
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context }: LoaderArgs) {
   const { locale, path, services } = context;
   return {
     locale,

@@ -1,9 +1,9 @@
 // The route table (spec §2). Every page exists once per language: Russian without a prefix, the
 // others under /{lang}. Route ids carry the locale ("en/home") so each copy is its own route.
-import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+import { type RouteConfig, type RouteConfigEntry, index, layout, prefix, route } from "@react-router/dev/routes";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../i18n/locales.ts";
 
-function pages(locale: Locale): RouteConfig {
+function pages(locale: Locale): RouteConfigEntry[] {
   const id = (name: string) => ({ id: `${locale}/${name}` });
   return [
     layout("routes/layouts/landing.tsx", id("layout-landing"), [

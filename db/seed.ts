@@ -3,7 +3,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { cheats, products, shoppingAreaCountries, shoppingAreas, subscriptions, transactions, users } from "./schema/index.ts";
-import { hashPassword } from "../core/accounts/passwords.ts";
 
 export const DEMO_USER = { email: "demo@example.com", password: "demo12345", balance: 5000 } as const;
 
@@ -47,7 +46,13 @@ export async function seedCatalog(db: Db, currency: string): Promise<void> {
   await db.execute(sql`select setval(pg_get_serial_sequence('products', 'id'), greatest((select max(id) from products), 1))`);
 }
 
-export async function seedDemoUser(db: Db, currency: string, now = new Date()): Promise<void> {
+/** `hashPassword` comes from the accounts module (db knows nothing of the core). */
+export async function seedDemoUser(
+  db: Db,
+  currency: string,
+  hashPassword: (password: string) => Promise<string>,
+  now = new Date(),
+): Promise<void> {
   const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_USER.email));
   if (existing.length > 0) return;
   const passwordHash = await hashPassword(DEMO_USER.password);

@@ -18,7 +18,6 @@ export type RequestInfo = {
 export type AppLoadContext = RequestInfo & { services: Services };
 
 declare module "react-router" {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AppLoadContext extends RequestInfo {
     services: Services;
   }

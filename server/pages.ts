@@ -8,7 +8,7 @@ import type { HonoEnv } from "./context.ts";
 import type { Services } from "./services.ts";
 import { pageCsp } from "./middleware/security-headers.ts";
 
-type CachedPage = { body: Uint8Array; status: number; headers: [string, string][] };
+type CachedPage = { body: ArrayBuffer; status: number; headers: [string, string][] };
 
 /** A small LRU: Map keeps insertion order, so the first key is the least recently used. */
 class PageCache {
@@ -75,7 +75,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
     }
     if (cacheable && response.status === 200 && !response.headers.has("set-cookie")) {
       response.headers.set("Cache-Control", cacheControl);
-      const body = new Uint8Array(await response.arrayBuffer());
+      const body = await response.arrayBuffer();
       const page: CachedPage = { body, status: 200, headers: [...response.headers] };
       cache.set(key, page);
       return new Response(body, { status: 200, headers: page.headers });

@@ -1,6 +1,7 @@
 // A game page: the game's subscriptions with prices for the visitor's shopping area (spec §3).
+import type { LoaderArgs } from "../../lib/route-args.ts";
 import type { RouteHandle } from "../../root.tsx";
-import { useLoaderData, type LoaderFunctionArgs, type MetaArgs } from "react-router";
+import { useLoaderData, type MetaArgs } from "react-router";
 import { Badge, ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
@@ -8,7 +9,7 @@ import { useHref } from "../../lib/paths.ts";
 import { formatPrice, plural } from "../../lib/format.ts";
 import { notFound, pageMeta } from "../../lib/meta.ts";
 
-export function loader({ context, params, request }: LoaderFunctionArgs) {
+export function loader({ context, params, request }: LoaderArgs) {
   const { services, shoppingArea, t } = context;
   const cheat = services.catalog.cheatBySlug(params.game ?? "");
   if (!cheat) notFound(request);

@@ -1,6 +1,7 @@
 // The landing home page: what the shop offers, its games with starting prices, how buying works.
+import type { LoaderArgs } from "../../lib/route-args.ts";
 import type { RouteHandle } from "../../root.tsx";
-import { useLoaderData, type LoaderFunctionArgs, type MetaArgs } from "react-router";
+import { useLoaderData, type MetaArgs } from "react-router";
 import { ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon, type IconName } from "../../components/ui/icons.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
@@ -8,7 +9,7 @@ import { useHref } from "../../lib/paths.ts";
 import { formatPrice } from "../../lib/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 
-export function loader({ context }: LoaderFunctionArgs) {
+export function loader({ context }: LoaderArgs) {
   const { services, shoppingArea, t } = context;
   const { catalog } = services;
   const games = catalog.cheats().map((cheat) => {

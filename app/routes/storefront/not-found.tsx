@@ -1,9 +1,10 @@
 // Any path no other route matches: the 404 of spec §2.
+import type { LoaderArgs } from "../../lib/route-args.ts";
 import type { RouteHandle } from "../../root.tsx";
-import type { LoaderFunctionArgs } from "react-router";
+
 import { notFound } from "../../lib/meta.ts";
 
-export function loader({ request }: LoaderFunctionArgs) {
+export function loader({ request }: LoaderArgs) {
   notFound(request);
 }
 

@@ -1,13 +1,14 @@
 // The presentation page: the product explained section by section, with answers to common questions.
+import type { LoaderArgs } from "../../lib/route-args.ts";
 import type { RouteHandle } from "../../root.tsx";
-import type { LoaderFunctionArgs, MetaArgs } from "react-router";
+import type { MetaArgs } from "react-router";
 import { ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon, type IconName } from "../../components/ui/icons.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta } from "../../lib/meta.ts";
 
-export function loader({ context: { t } }: LoaderFunctionArgs) {
+export function loader({ context: { t } }: LoaderArgs) {
   return { meta: { title: t("presentation.meta.title"), description: t("presentation.meta.description") } };
 }
 
