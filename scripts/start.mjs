@@ -1,12 +1,21 @@
-// `npm start`: build if needed, then run the server (migrations and demo data happen at boot).
+// `npm start`: check the settings, build if needed, then run the server (migrations and demo
+// data happen at boot).
 import { register } from "tsx/esm/api";
 import { ensureBuild } from "./ensure-build.mjs";
 
-ensureBuild();
+register();
+const { loadSettings, SettingsError } = await import("../server/settings.ts");
 // The shop's mode is NODE_ENV as given (decisions §1); libraries always run their production
 // builds, since React and React Router are several times slower in development mode.
-const mode = process.env.NODE_ENV || "development";
+const env = { ...process.env, NODE_ENV: process.env.NODE_ENV || "development" };
+try {
+  loadSettings(env);
+} catch (error) {
+  if (!(error instanceof SettingsError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+ensureBuild();
 process.env.NODE_ENV = "production";
-register();
 const { main } = await import("../server/main.ts");
-await main({ ...process.env, NODE_ENV: mode });
+await main(env);

@@ -1,0 +1,103 @@
+// The real process, as `npm start` runs it: a bad setting stops the start with one line, data
+// survives a restart on the embedded database, and SIGTERM drains and exits.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { openDatabase } from "../db/client.ts";
+import { mailOutbox, users } from "../db/schema/index.ts";
+
+const root = path.resolve(import.meta.dirname, "..");
+const dataDir = mkdtempSync(path.join(tmpdir(), "shop-process-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: "warn", NODE_ENV: "development", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+async function waitHealthy(port: number, exited: Promise<unknown>) {
+  const deadline = Date.now() + 60_000;
+  let gone = false;
+  void exited.then(() => (gone = true));
+  while (Date.now() < deadline && !gone) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("server did not become healthy");
+}
+
+async function stop(child: ChildProcess, exited: Promise<number | null>) {
+  const started = Date.now();
+  child.kill("SIGTERM");
+  const code = await exited;
+  return { code, ms: Date.now() - started };
+}
+
+describe("the server process", () => {
+  it("stops the start with one line naming a bad setting", async () => {
+    const run = start({ PORT: "not-a-port" });
+    expect(await run.exited).toBe(1);
+    const lines = run.output().trim().split("\n");
+    expect(lines).toEqual([expect.stringMatching(/^Invalid setting PORT="not-a-port": /)]);
+  });
+
+  it("keeps the embedded database's data across a restart and drains on SIGTERM", async () => {
+    const port = await freePort();
+    const env = { PORT: String(port), DATABASE_URL: `file:${dataDir}` };
+    const first = start(env);
+    await waitHealthy(port, first.exited);
+    const login = await fetch(`http://127.0.0.1:${port}/v2/web/frontend/data`);
+    expect(login.status).toBe(200);
+    // An in-flight request is answered before the process exits.
+    const slow = fetch(`http://127.0.0.1:${port}/en/minecraft`).then((r) => r.status);
+    const stopped = await stop(first.child, first.exited);
+    expect(await slow).toBe(200);
+    expect(stopped.code).toBe(0);
+    expect(stopped.ms).toBeLessThan(10_000);
+
+    // Between the runs: note the demo user and leave a marker row.
+    let database = await openDatabase(`file:${dataDir}`);
+    const [demo] = await database.db.select().from(users).where(eq(users.email, "demo@example.com"));
+    expect(demo).toBeDefined();
+    await database.db.insert(mailOutbox).values({ to: "marker@example.com", subject: "marker", text: "t", html: "h", locale: "en" });
+    await database.close();
+
+    const second = start(env);
+    await waitHealthy(port, second.exited);
+    const page = await fetch(`http://127.0.0.1:${port}/en/dota2`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("$19.99");
+    expect((await stop(second.child, second.exited)).code).toBe(0);
+
+    database = await openDatabase(`file:${dataDir}`);
+    const after = await database.db.select().from(users);
+    expect(after.map((u) => [u.id, u.email, u.balance])).toEqual([[demo!.id, demo!.email, demo!.balance]]);
+    expect(await database.db.select().from(mailOutbox).where(eq(mailOutbox.to, "marker@example.com"))).toHaveLength(1);
+    await database.close();
+  }, 120_000);
+});
