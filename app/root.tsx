@@ -26,17 +26,14 @@ export function links() {
 }
 
 export function loader({ context }: LoaderArgs) {
-  const { locale, path, services } = context;
+  const { locale, path, services, auth } = context;
   return {
     locale,
     path,
+    signedIn: Boolean(auth),
     publicUrl: services.settings.PUBLIC_URL,
     i18nUrl: services.catalogs.url(locale),
   };
-}
-
-export function shouldRevalidate() {
-  return false;
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>;

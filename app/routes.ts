@@ -10,6 +10,20 @@ function pages(locale: Locale): RouteConfigEntry[] {
       index("routes/storefront/home.tsx", id("home")),
       route("presentation", "routes/storefront/presentation.tsx", id("presentation")),
     ]),
+    layout("routes/layouts/id.tsx", id("layout-id"), [
+      route("auth", "routes/auth/login.tsx", id("auth")),
+      route("auth/register", "routes/auth/register.tsx", id("register")),
+      route("auth/restore-password", "routes/auth/restore-password.tsx", id("restore-password")),
+    ]),
+    layout("routes/layouts/empty.tsx", id("layout-empty"), [
+      route("auth/sso", "routes/auth/sso.tsx", id("sso")),
+      route("auth/confirm-email", "routes/auth/confirm-email.tsx", id("confirm-email")),
+    ]),
+    route("profile", "routes/profile/redirect.tsx", id("profile-redirect")),
+    route(":game/profile", "routes/layouts/profile.tsx", id("layout-profile"), [
+      index("routes/profile/overview.tsx", id("profile")),
+      route("settings", "routes/profile/settings.tsx", id("settings")),
+    ]),
     layout("routes/layouts/default.tsx", id("layout-default"), [
       route(":game", "routes/storefront/game.tsx", id("game")),
       route("*", "routes/storefront/not-found.tsx", id("not-found")),

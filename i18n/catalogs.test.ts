@@ -30,7 +30,11 @@ describe.each(LOCALES.filter((l) => l !== "en"))("the %s catalogue", (locale) =>
 
   it("is translated, not English", () => {
     const untranslated = keys.filter(
-      (key) => !SAME_EVERYWHERE.has(key) && catalog[key] === english[key] && /[a-z]{4,}/i.test(english[key]!.replace(/\{\w+\}/g, "")),
+      (key) =>
+        !SAME_EVERYWHERE.has(key) &&
+        catalog[key] === english[key] &&
+        !/^E-mail$/i.test(english[key]!) && // the international word in several languages
+        /[a-z]{4,}/i.test(english[key]!.replace(/\{\w+\}/g, "")),
     );
     expect(untranslated).toEqual([]);
   });

@@ -13,6 +13,7 @@ import { requestInfo } from "./middleware/request-info.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { originCheck } from "./middleware/origin-check.ts";
 import { visitor } from "./middleware/visitor.ts";
+import { session } from "./middleware/session.ts";
 import { failure, toDomainError } from "./http/envelope.ts";
 import { apiRoutes } from "./api/index.ts";
 import { isApiPath } from "./api/paths.ts";
@@ -49,6 +50,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
     }),
   );
   app.use(originCheck(settings.PUBLIC_URL));
+  app.use(session());
 
   app.get("/healthz", async (c) => {
     c.header("Cache-Control", "no-store");

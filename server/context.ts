@@ -4,6 +4,11 @@ import type { Locale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
 import type { Services } from "./services.ts";
 
+import type { AuthSession, SessionUser } from "../core/sessions/index.ts";
+
+/** The session of the request, when its token is live. */
+export type Auth = { session: AuthSession; user: SessionUser; token: string } | null;
+
 export type RequestInfo = {
   requestId: string;
   locale: Locale;
@@ -13,6 +18,8 @@ export type RequestInfo = {
   clientIp: string;
   isBot: boolean;
   t: Translate;
+  /** Set by the session middleware; null for guests. */
+  auth: Auth;
 };
 
 export type AppLoadContext = RequestInfo & { services: Services };

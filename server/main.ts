@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { serve } from "@hono/node-server";
 import pino from "pino";
+import { Redis } from "ioredis";
 import type { ServerBuild } from "react-router";
 import { openDatabase } from "../db/client.ts";
 import { seedCatalog, seedDemoUser } from "../db/seed.ts";
@@ -23,7 +24,8 @@ export async function bootServices(settings: Settings, options: { clock?: Clock;
   const database = await openDatabase(settings.DATABASE_URL);
   await seedCatalog(database.db, settings.SHOP_CURRENCY);
   if (!settings.isProduction) await seedDemoUser(database.db, settings.SHOP_CURRENCY, hashPassword);
-  const services = createServices({ settings, database, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger });
+  const redis = settings.REDIS_URL ? new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  const services = createServices({ settings, database, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger, redis });
   await services.catalog.reload();
   return services;
 }
@@ -63,6 +65,9 @@ export async function main(env: Record<string, string | undefined> = process.env
     if ("closeIdleConnections" in server) server.closeIdleConnections();
     server.close(async () => {
       clearTimeout(force);
+      await services.background.drain();
+      services.mailer.close();
+      await services.redis?.quit().catch(() => {});
       await services.database.close().catch((err) => logger.error({ err }, "closing the database failed"));
       logger.info("stopped");
       process.exit(0);

@@ -69,8 +69,8 @@ export function pageHandler(services: Services, build: ServerBuild) {
       if (hit) return new Response(hit.body, { status: hit.status, headers: hit.headers });
     }
     const response = withCsp(await handle(c.req.raw, context));
-    if (info.isBot && response.status >= 400) {
-      // Crawlers get the status, not the error screen (spec §8).
+    if (info.isBot && response.status >= 400 && c.req.method === "GET" && !url.pathname.endsWith(".data")) {
+      // Crawlers get the status, not the error screen (spec §8); form answers are not error screens.
       return new Response(null, { status: response.status, headers: { "Cache-Control": "no-store" } });
     }
     if (cacheable && response.status === 200 && !response.headers.has("set-cookie")) {

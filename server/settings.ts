@@ -16,6 +16,18 @@ const databaseUrl = z
     "must be postgres://…, memory:// or file:<dir>",
   );
 
+/** "COUNT/WINDOW" with the window in s, m or h, e.g. "10/15m". */
+const rule = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .default(fallback)
+    .refine((v) => /^\d{1,7}\/\d{1,5}[smh]$/.test(v), 'must look like "10/15m" (count/window in s, m or h)')
+    .transform((v) => {
+      const [, count, amount, unit] = /^(\d+)\/(\d+)([smh])$/.exec(v)!;
+      return { limit: Number(count), windowSeconds: Number(amount) * { s: 1, m: 60, h: 3600 }[unit as "s" | "m" | "h"] };
+    });
+
 const url = z.string().trim().url("must be a URL").transform((v) => v.replace(/\/+$/, ""));
 
 export const SettingsSchema = z
@@ -40,6 +52,29 @@ export const SettingsSchema = z
     PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(500),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
     DATA_DIR: optionalString,
+    SMTP_URL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || /^smtps?:\/\//.test(v), "must be smtp://user:pass@host:port"),
+    MAIL_FROM: z.string().trim().min(3).default("NOVA <no-reply@localhost>"),
+    RECAPTCHA_SITE_KEY: optionalString,
+    RECAPTCHA_SECRET: optionalString,
+    RECAPTCHA_VERIFY_URL: url.default("https://www.google.com/recaptcha/api/siteverify"),
+    REDIS_URL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || /^rediss?:\/\//.test(v), "must be redis://host:port"),
+    RATE_LOGIN_ACCOUNT: rule("10/15m"),
+    RATE_LOGIN_IP: rule("100/15m"),
+    RATE_RESET_ACCOUNT: rule("5/1h"),
+    RATE_RESET_IP: rule("30/1h"),
+    RATE_REGISTER_IP: rule("100/1h"),
+    RATE_WRITE_USER: rule("60/1m"),
+    RATE_WRITE_IP: rule("600/1m"),
   })
   .transform((s) => {
     const publicUrl = s.PUBLIC_URL ?? `http://localhost:${s.PORT || 3000}`;
@@ -72,6 +107,7 @@ export function publicSettings(settings: Settings) {
     publicUrl: settings.PUBLIC_URL,
     apiUrl: settings.PUBLIC_API_URL,
     currency: settings.SHOP_CURRENCY,
+    recaptchaSiteKey: settings.RECAPTCHA_SITE_KEY,
   };
 }
 export type PublicSettings = ReturnType<typeof publicSettings>;

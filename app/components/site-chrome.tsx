@@ -7,9 +7,11 @@ import { useHref } from "../lib/paths.ts";
 import { Logo } from "./brand.tsx";
 import { Icon } from "./ui/icons.tsx";
 
-export function SiteHeader() {
+export function SiteHeader({ signedIn: forced }: { signedIn?: boolean } = {}) {
   const t = useT();
   const href = useHref();
+  const root = useRootData();
+  const signedIn = forced ?? root?.signedIn ?? false;
   return (
     <header className="site-header">
       <div className="container header-row">
@@ -19,16 +21,23 @@ export function SiteHeader() {
             {t("nav.home")}
           </NavLink>
           <NavLink to={href("/presentation")}>{t("nav.presentation")}</NavLink>
-          <NavLink to={href("/dota2")}>Dota 2</NavLink>
-          <NavLink to={href("/cs2")}>CS2</NavLink>
-          <NavLink to={href("/minecraft")}>Minecraft</NavLink>
+          <NavLink to={href("/dota2")} end>Dota 2</NavLink>
+          <NavLink to={href("/cs2")} end>CS2</NavLink>
+          <NavLink to={href("/minecraft")} end>Minecraft</NavLink>
         </nav>
         <div className="header-actions">
           <LanguageSwitcher />
-          <a className="btn btn-secondary btn-small" href={href("/auth")}>
-            <Icon name="user" size={16} />
-            {t("nav.signIn")}
-          </a>
+          {signedIn ? (
+            <a className="btn btn-secondary btn-small" href={href("/profile")}>
+              <Icon name="user" size={16} />
+              {t("nav.profile")}
+            </a>
+          ) : (
+            <a className="btn btn-secondary btn-small" href={href("/auth")}>
+              <Icon name="user" size={16} />
+              {t("nav.signIn")}
+            </a>
+          )}
         </div>
       </div>
     </header>

@@ -13,3 +13,15 @@ export function plural(t: Translate, locale: Locale, base: string, count: number
   const text = t(key, { count });
   return text === key ? t(`${base}.other`, { count }) : text;
 }
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * Dates as the spec shows them: dd.MM.yyyy HH:mm (or dd.MM.yyyy). In UTC, so that the server's
+ * render and the browser's hydration agree.
+ */
+export function formatDate(iso: string | Date, withTime = true): string {
+  const d = typeof iso === "string" ? new Date(iso) : iso;
+  const date = `${pad(d.getUTCDate())}.${pad(d.getUTCMonth() + 1)}.${d.getUTCFullYear()}`;
+  return withTime ? `${date} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}` : date;
+}

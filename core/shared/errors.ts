@@ -15,7 +15,12 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "invalid_json"
   | "unavailable"
-  | "internal_error";
+  | "internal_error"
+  | "invalid_code"
+  | "email_taken"
+  | "username_taken"
+  | "recaptcha_failed"
+  | "two_fa_required";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400,
@@ -32,9 +37,24 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
+  invalid_code: 400,
+  email_taken: 409,
+  username_taken: 409,
+  recaptcha_failed: 400,
+  two_fa_required: 403,
 };
 
+/**
+ * The React Router server build bundles its own copy of this module, so an error thrown by the
+ * core (loaded from source) must still be recognised there: `instanceof` checks a global brand.
+ */
+const BRAND = Symbol.for("nova.DomainError");
+
 export class DomainError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && BRAND in value;
+  }
+  readonly [BRAND] = true;
   readonly status: number;
   constructor(
     readonly code: ErrorCode,

@@ -2,18 +2,40 @@
 import { Hono } from "hono";
 import type { HonoEnv } from "../context.ts";
 import { ok } from "../http/envelope.ts";
+import { accountRoutes } from "./accounts.ts";
+
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export function apiRoutes() {
   const api = new Hono<HonoEnv>();
 
+  // Answers depend on the session or change state: never cached (decisions §2).
+  api.use("*", async (c, next) => {
+    await next();
+    c.header("Cache-Control", "no-store");
+  });
+
+  // "Other state-changing calls": 60 a minute per user, 600 per client address (decisions §2).
+  api.use("/v2/web/user/*", async (c, next) => {
+    if (WRITE_METHODS.has(c.req.method)) {
+      const { settings, limiter } = c.get("services");
+      const info = c.get("info");
+      if (info.auth) await limiter.consume(`write:user:${info.auth.user.id}`, settings.RATE_WRITE_USER);
+      await limiter.consume(`write:ip:${info.clientIp}`, settings.RATE_WRITE_IP);
+    }
+    return next();
+  });
+
+  api.route("/", accountRoutes());
+
   api.get("/v2/web/frontend/data", (c) => {
     const { services, info } = { services: c.get("services"), info: c.get("info") };
-    const { catalog } = services;
-    c.header("Cache-Control", "no-store");
+    const { catalog, accounts } = services;
+    const auth = info.auth;
     return ok(c, {
-      access_token: null,
-      user: null,
-      email_preferences: null,
+      access_token: auth?.token ?? null,
+      user: auth ? { ...accounts.view(auth.user), transactions: [] } : null,
+      email_preferences: auth ? accounts.emailPreferences(auth.user) : null,
       cheats: catalog.cheats().map((cheat) => ({ id: cheat.id, slug: cheat.slug, name: cheat.name })),
       shopping_area: info.shoppingArea,
       products: catalog.productsForArea(info.shoppingArea),

@@ -33,6 +33,7 @@ export function requestInfo(services: Services): MiddlewareHandler<HonoEnv> {
       clientIp: clientIp(c, settings.TRUST_PROXY),
       isBot: isbot(c.req.header("user-agent") ?? ""),
       t: catalogs.t(locale),
+      auth: null,
     });
     c.header("X-Request-Id", requestId);
     await next();

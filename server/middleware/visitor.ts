@@ -5,6 +5,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { DEFAULT_LOCALE, localePath, negotiateLocale } from "../../i18n/locales.ts";
 import type { HonoEnv } from "../context.ts";
+import { serializeCookie, type CookieOptions } from "../http/cookies.ts";
 
 const HOUR = 3600;
 export const COOKIE_MAX_AGE = {
@@ -23,17 +24,8 @@ export function newVisitorId(): string {
   return id;
 }
 
-export type CookieOptions = { maxAge: number; secure: boolean; httpOnly?: boolean };
-
-/**
- * Appends a Set-Cookie (Path=/, SameSite=Lax). Written here rather than with hono/cookie, which
- * refuses lifetimes over 400 days, while the spec gives `t` about three years (browsers may cap it).
- */
-export function setCookie(c: Context<HonoEnv>, name: string, value: string, options: CookieOptions) {
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Max-Age=${options.maxAge}`, "Path=/", "SameSite=Lax"];
-  if (options.httpOnly) parts.push("HttpOnly");
-  if (options.secure) parts.push("Secure");
-  c.header("Set-Cookie", parts.join("; "), { append: true });
+function setCookie(c: Context<HonoEnv>, name: string, value: string, options: CookieOptions) {
+  c.header("Set-Cookie", serializeCookie(name, value, options), { append: true });
 }
 
 export function visitor(options: { secure: boolean }): MiddlewareHandler<HonoEnv> {

@@ -38,6 +38,8 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
     database,
     request: (p, init) => Promise.resolve(app.request(p.startsWith("http") ? p : `http://shop.test${p}`, init)),
     async stop() {
+      await services.background.drain();
+      await services.redis?.quit();
       await services.database.close();
       await database.drop();
     },

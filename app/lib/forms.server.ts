@@ -1,0 +1,57 @@
+// Page forms (work without JavaScript): read the posted fields, and turn a DomainError into a
+// 4xx answer with a form-level message and per-field messages in the page's language.
+import { data, type AppLoadContext } from "react-router";
+import type { z } from "zod";
+import { DomainError } from "../../core/shared/errors.ts";
+import { validate } from "../../server/http/body.ts";
+
+export type FormResult = {
+  ok: false;
+  intent?: string;
+  formError?: string;
+  errors?: Record<string, string>;
+  /** What the user typed (never passwords), to fill the form in again. */
+  values?: Record<string, string>;
+};
+
+export async function readForm(request: Request): Promise<Record<string, string>> {
+  const form = await request.formData();
+  const fields: Record<string, string> = {};
+  for (const [key, value] of form) if (typeof value === "string") fields[key] = value;
+  return fields;
+}
+
+export function parseForm<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  return validate(schema, input);
+}
+
+/** Answers a failed submission; anything but a DomainError is a bug and goes to the error page. */
+export function formFailure(context: AppLoadContext, error: unknown, fields: Record<string, string>, intent?: string) {
+  if (!(error instanceof DomainError)) throw error;
+  const { t } = context;
+  const errors = error.details.fields
+    ? Object.fromEntries(Object.entries(error.details.fields).map(([field, key]) => [field, t(key)]))
+    : undefined;
+  const values = Object.fromEntries(Object.entries(fields).filter(([key]) => !/password|code|token|recaptcha/i.test(key)));
+  const headers: Record<string, string> = {};
+  if (error.details.retryAfterSeconds !== undefined) headers["Retry-After"] = String(Math.ceil(error.details.retryAfterSeconds));
+  const result: FormResult = { ok: false, intent, formError: t(error.messageKey, error.details.params), errors, values };
+  return data(result, { status: error.status, headers });
+}
+
+/** Request details the core wants (client address, language, user agent). */
+export function requestMeta(context: AppLoadContext, request: Request) {
+  return { ip: context.clientIp, userAgent: request.headers.get("user-agent") ?? undefined, locale: context.locale };
+}
+
+export function cookieHeaders(cookies: string[]): Headers {
+  const headers = new Headers();
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
+  return headers;
+}
+
+/** The path of the request as the browser shows it (without React Router's ".data" suffix). */
+export function selfPath(request: Request): string {
+  const url = new URL(request.url);
+  return url.pathname.replace(/\.data$/, "") + url.search;
+}

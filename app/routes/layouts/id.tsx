@@ -1,0 +1,21 @@
+// The "id" layout of the auth pages: one centred card, the logo and the language switcher.
+import { Outlet } from "react-router";
+import { Logo } from "../../components/brand.tsx";
+import { LanguageSwitcher } from "../../components/site-chrome.tsx";
+import accountStylesheet from "../../styles/account.css?url";
+
+export const links = () => [{ rel: "stylesheet", href: accountStylesheet }];
+
+export default function IdLayout() {
+  return (
+    <div className="layout layout-id">
+      <header className="id-header">
+        <Logo />
+        <LanguageSwitcher />
+      </header>
+      <main className="id-main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+// /profile: to the profile of the last game visited, else dota2 (decisions §5).
+import { redirect } from "react-router";
+import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
+import type { LoaderArgs } from "../../lib/route-args.ts";
+
+export function loader({ context, request }: LoaderArgs) {
+  requireUser(context, request);
+  throw redirect(storedGameProfile(context, request));
+}
+
+export default function ProfileRedirect() {
+  return null;
+}

@@ -1,0 +1,80 @@
+// Input schemas of the accounts module, shared by the JSON API and the page forms. Messages are
+// i18n keys ("validation.*"), translated at the edge.
+import { z } from "zod";
+
+/**
+ * E-mail as we store it: trimmed, NFC, lower-case, plain ASCII (internationalised domains in their
+ * xn-- form). Anything else — zero-width or bidi characters, full-width "＠", look-alike letters —
+ * is refused rather than silently changed, so two different-looking addresses never collide.
+ */
+const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+export const EmailSchema = z
+  .string({ message: "validation.required" })
+  .transform((v) => v.trim().normalize("NFC").toLowerCase())
+  .pipe(
+    z
+      .string()
+      .min(1, "validation.required")
+      .max(254, "validation.too_long")
+      .refine((v) => EMAIL.test(v) && !v.includes(".."), "validation.email"),
+  );
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** Length only; the common-password list is checked by the use case. */
+export const NewPasswordSchema = z
+  .string({ message: "validation.required" })
+  .transform((v) => v.normalize("NFC"))
+  .pipe(z.string().min(PASSWORD_MIN, "validation.password_short").max(PASSWORD_MAX, "validation.password_long"));
+
+/** A password being checked: any length up to the maximum (old accounts may predate rules). */
+export const PasswordSchema = z
+  .string({ message: "validation.required" })
+  .min(1, "validation.required")
+  .max(PASSWORD_MAX, "validation.password_long")
+  .transform((v) => v.normalize("NFC"));
+
+export const UsernameSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_.-]{3,32}$/, "validation.username");
+
+const optionalText = (max: number) => z.string().max(max).optional();
+const CODE = z.string({ message: "validation.required" }).trim().regex(/^\d{6}$/, "validation.code");
+/** A TOTP code, or one of the recovery codes (xxxx-xxxx). */
+const TWO_FA_CODE = z
+  .string({ message: "validation.required" })
+  .trim()
+  .regex(/^(\d{6}|[A-Za-z0-9]{4}-?[A-Za-z0-9]{4})$/, "validation.code");
+
+export const RegisterSchema = z.object({
+  email: EmailSchema,
+  password: NewPasswordSchema,
+  username: z.union([z.literal(""), UsernameSchema]).optional().transform((v) => v || undefined),
+  recaptchaToken: optionalText(4000),
+  t: optionalText(64),
+  referrer: optionalText(64),
+});
+
+export const LoginSchema = z.object({
+  login: z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(254, "validation.too_long"),
+  password: PasswordSchema,
+  recaptchaToken: optionalText(4000),
+  t: optionalText(64),
+});
+
+export const ConfirmTwoFaSchema = z.object({ code: TWO_FA_CODE });
+export const ResetRequestSchema = z.object({ email: EmailSchema, recaptchaToken: optionalText(4000) });
+export const ValidateResetCodeSchema = z.object({ email: EmailSchema, resetCode: CODE });
+export const SetPasswordResetSchema = z.object({ email: EmailSchema, resetCode: CODE, password: NewPasswordSchema });
+export const ChangePasswordSchema = z.object({ old_password: PasswordSchema, new_password: NewPasswordSchema });
+export const ChangeEmailSchema = z.object({ email: EmailSchema });
+export const ConfirmEnableSchema = z.object({ code: CODE });
+export const DisableTwoFaSchema = z.object({ password: PasswordSchema, code: TWO_FA_CODE });
+export const EmailPreferencesSchema = z.object({
+  allow_marketing: z.boolean({ message: "validation.boolean" }),
+  allow_security: z.boolean({ message: "validation.boolean" }),
+});
+export const SsoTicketSchema = z.object({ ticket: z.string().min(10).max(200) });

@@ -1,0 +1,512 @@
+// Accounts: registration, sign-in with optional TOTP, password reset by mailed code, password and
+// e-mail change, 2FA on/off with recovery codes, e-mail preferences and one-time sign-in tickets.
+// Nothing here tells a caller whether an e-mail is registered, except registration itself, which
+// sits behind reCAPTCHA and its rate limit.
+import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import type { z } from "zod";
+import type { Db } from "../../db/client.ts";
+import { oneTimeCodes, recoveryCodes, users } from "../../db/schema/index.ts";
+import type { Locale } from "../../i18n/locales.ts";
+import type { Clock } from "../shared/clock.ts";
+import { DomainError } from "../shared/errors.ts";
+import { randomString, randomToken, sha256, sixDigitCode } from "../shared/tokens.ts";
+import type { RateLimiter, Rule } from "../ratelimit/index.ts";
+import type { Sessions, SessionUser } from "../sessions/index.ts";
+import type { Notifications } from "../notifications/index.ts";
+import type { Mailer } from "../mail/index.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import { isCommonPassword } from "./common-passwords.ts";
+import type { Recaptcha } from "./recaptcha.ts";
+import type { Background } from "../shared/background.ts";
+import { matchTotp, newTotpSecret, otpauthUrl, qrDataUrl } from "./totp.ts";
+import type {
+  ChangeEmailSchema,
+  ChangePasswordSchema,
+  DisableTwoFaSchema,
+  EmailPreferencesSchema,
+  LoginSchema,
+  RegisterSchema,
+  SetPasswordResetSchema,
+  ValidateResetCodeSchema,
+} from "./accounts.schema.ts";
+
+export * from "./accounts.schema.ts";
+
+export type AccountLimits = {
+  loginAccount: Rule;
+  loginIp: Rule;
+  resetAccount: Rule;
+  resetIp: Rule;
+  registerIp: Rule;
+};
+
+/** Who is asking: what the HTTP edge knows about the request. */
+export type RequestMeta = { ip: string; userAgent?: string; locale: Locale };
+
+/** The user as the API shows it (decisions §4). */
+export type UserView = {
+  id: number;
+  email: string;
+  username: string | null;
+  balance: number;
+  currency: string;
+  two_fa_enabled: boolean;
+  pending_email: string | null;
+  referral_code: string;
+  created_at: string;
+};
+
+export type EmailPreferences = { allow_marketing: boolean; allow_security: boolean };
+
+const RESET_CODE_SECONDS = 10 * 60;
+const RESET_CODE_TRIES = 5;
+const EMAIL_CHANGE_SECONDS = 24 * 3600;
+const SSO_TICKET_SECONDS = 60;
+const RECOVERY_CODES = 10;
+const CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
+const REFERRAL_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+type Logger = { error(obj: object, msg?: string): void };
+
+export type Accounts = ReturnType<typeof createAccounts>;
+
+export function createAccounts(deps: {
+  db: Db;
+  clock: Clock;
+  sessions: Sessions;
+  limiter: RateLimiter;
+  mailer: Mailer;
+  notifications: Notifications;
+  recaptcha: Recaptcha;
+  limits: AccountLimits;
+  publicUrl: string;
+  currency: string;
+  logger: Logger;
+  background: Background;
+}) {
+  const { db, clock, sessions, limiter, mailer, notifications, recaptcha, limits, publicUrl, currency, logger, background } = deps;
+  let dummyHash: Promise<string> | undefined;
+
+  function view(user: SessionUser): UserView {
+    return {
+      id: user.id,
+      email: user.email,
+      username: user.username,
+      balance: user.balance,
+      currency,
+      two_fa_enabled: user.twoFaEnabled,
+      pending_email: user.pendingEmail,
+      referral_code: user.referralCode,
+      created_at: user.createdAt.toISOString(),
+    };
+  }
+
+  async function requireRecaptcha(token: string | undefined, ip: string) {
+    if (recaptcha.enabled && !(await recaptcha.verify(token, ip))) throw new DomainError("recaptcha_failed");
+  }
+
+  function refuseCommon(password: string, field: string) {
+    if (isCommonPassword(password)) {
+      throw new DomainError("validation_failed", "errors.validation_failed", { fields: { [field]: "validation.password_common" } });
+    }
+  }
+
+  async function findByLogin(login: string): Promise<SessionUser | undefined> {
+    const value = login.trim().normalize("NFC").toLowerCase();
+    const column = value.includes("@") ? users.email : users.username;
+    const rows = await db.select().from(users).where(sql`lower(${column}) = ${value}`).limit(1);
+    return rows[0];
+  }
+
+  async function findByEmail(email: string): Promise<SessionUser | undefined> {
+    const rows = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+    return rows[0];
+  }
+
+  async function getUser(id: number): Promise<SessionUser> {
+    const rows = await db.select().from(users).where(eq(users.id, id));
+    if (!rows[0]) throw new DomainError("unauthenticated");
+    return rows[0];
+  }
+
+  /** Sends a security notice (notification always; e-mail if the user allows security mail). */
+  async function securityNotice(user: SessionUser, type: "password_changed" | "email_changed" | "two_fa_enabled" | "two_fa_disabled", params: Record<string, string> = {}) {
+    await notifications.create(user.id, type, params);
+    if (!user.allowSecurity) return;
+    const template = type === "email_changed" ? "email_changed_notice" : type;
+    const mailParams = type === "email_changed" ? { newEmail: params.email ?? "" } : {};
+    await mailer
+      .send({ to: user.email, locale: user.locale as Locale, template, params: mailParams } as Parameters<Mailer["send"]>[0])
+      .catch((err: unknown) => logger.error({ err }, "security notice mail failed"));
+  }
+
+  function isUniqueViolation(error: unknown, constraint: string): boolean {
+    for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+      const { code, constraint: name, message } = e as { code?: string; constraint?: string; message?: string };
+      if (code === "23505" && (name === constraint || message?.includes(constraint))) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Checks a 6-digit TOTP code (each time step once) or a recovery code (each once). Atomic: two
+   * requests with the same code cannot both succeed.
+   */
+  async function useSecondFactor(user: SessionUser, code: string): Promise<boolean> {
+    if (!user.twoFaSecret) return false;
+    const step = matchTotp(user.twoFaSecret, code, clock.now());
+    if (step !== null) {
+      const updated = await db
+        .update(users)
+        .set({ twoFaLastStep: step })
+        .where(and(eq(users.id, user.id), or(isNull(users.twoFaLastStep), lt(users.twoFaLastStep, step))))
+        .returning({ id: users.id });
+      return updated.length === 1;
+    }
+    const normalized = code.toLowerCase().replace("-", "");
+    if (normalized.length !== 8) return false;
+    const used = await db
+      .update(recoveryCodes)
+      .set({ usedAt: clock.now() })
+      .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, sha256(normalized)), isNull(recoveryCodes.usedAt)))
+      .returning({ id: recoveryCodes.id });
+    return used.length === 1;
+  }
+
+  const loginKeys = (ip: string, user: SessionUser | undefined, login: string) => ({
+    account: user ? `login:user:${user.id}` : `login:name:${login.trim().toLowerCase()}`,
+    ip: `login:ip:${ip}`,
+  });
+
+  const newReferralCode = () => randomString(8, REFERRAL_ALPHABET);
+
+  /** Finds the live one-time code of a purpose for a user, spending one try on it atomically. */
+  async function spendResetTry(userId: number): Promise<{ id: number; codeHash: string } | undefined> {
+    const now = clock.now();
+    const [latest] = await db
+      .select({ id: oneTimeCodes.id })
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, "password_reset"), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
+      .orderBy(desc(oneTimeCodes.id))
+      .limit(1);
+    if (!latest) return undefined;
+    const [row] = await db
+      .update(oneTimeCodes)
+      .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
+      .where(and(eq(oneTimeCodes.id, latest.id), lt(oneTimeCodes.attempts, RESET_CODE_TRIES), isNull(oneTimeCodes.usedAt)))
+      .returning({ id: oneTimeCodes.id, codeHash: oneTimeCodes.codeHash });
+    return row;
+  }
+
+  /** The reset code's row when `code` is right; a wrong code costs one of its five tries. */
+  async function checkResetCode(email: string, code: string): Promise<{ user: SessionUser; codeId: number }> {
+    const user = await findByEmail(email);
+    const row = user ? await spendResetTry(user.id) : undefined;
+    if (!user || !row || row.codeHash !== sha256(`${user.id}:${code}`)) throw new DomainError("invalid_code");
+    // A right code gives its try back: only wrong ones count.
+    await db.update(oneTimeCodes).set({ attempts: sql`${oneTimeCodes.attempts} - 1` }).where(eq(oneTimeCodes.id, row.id));
+    return { user, codeId: row.id };
+  }
+
+  return {
+    view,
+    getUser,
+
+    async register(input: z.infer<typeof RegisterSchema>, meta: RequestMeta & { referrerCode?: string }) {
+      await requireRecaptcha(input.recaptchaToken, meta.ip);
+      await limiter.consume(`register:ip:${meta.ip}`, limits.registerIp);
+      refuseCommon(input.password, "password");
+      const referralSource = (input.referrer ?? meta.referrerCode)?.trim().toUpperCase();
+      const referrer = referralSource
+        ? (await db.select({ id: users.id }).from(users).where(eq(users.referralCode, referralSource)).limit(1))[0]
+        : undefined;
+      const passwordHash = await hashPassword(input.password);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await db.transaction(async (tx) => {
+            const [user] = await tx
+              .insert(users)
+              .values({
+                email: input.email,
+                username: input.username ?? null,
+                passwordHash,
+                locale: meta.locale,
+                referralCode: newReferralCode(),
+                referrerId: referrer?.id ?? null,
+                visitorId: input.t ?? null,
+              })
+              .returning();
+            const { token } = await sessions.create(user!.id, "full", meta, tx);
+            return { token, user: user! };
+          });
+        } catch (error) {
+          if (isUniqueViolation(error, "users_email_lower")) {
+            throw new DomainError("email_taken", "errors.email_taken", { fields: { email: "validation.email_taken" } });
+          }
+          if (isUniqueViolation(error, "users_username_lower")) {
+            throw new DomainError("username_taken", "errors.username_taken", { fields: { username: "validation.username_taken" } });
+          }
+          if (isUniqueViolation(error, "users_referral_code_unique") && attempt < 5) continue;
+          throw error;
+        }
+      }
+    },
+
+    async login(input: z.infer<typeof LoginSchema>, meta: RequestMeta) {
+      await requireRecaptcha(input.recaptchaToken, meta.ip);
+      const user = await findByLogin(input.login);
+      const keys = loginKeys(meta.ip, user, input.login);
+      await limiter.check(keys.ip, limits.loginIp);
+      await limiter.check(keys.account, limits.loginAccount);
+      // Unknown accounts cost the same Argon2 verification as known ones.
+      dummyHash ??= hashPassword(randomToken());
+      const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
+      if (!user || !ok) {
+        await Promise.all([limiter.count(keys.ip, limits.loginIp), limiter.count(keys.account, limits.loginAccount)]);
+        throw new DomainError("invalid_credentials");
+      }
+      // Only a complete sign-in resets the account counter: with 2FA that is confirmTwoFa, or a
+      // known password would buy unlimited guesses at the second factor.
+      if (!user.twoFaEnabled) await limiter.reset(keys.account);
+      await db
+        .update(users)
+        .set({ locale: meta.locale, visitorId: input.t ?? user.visitorId })
+        .where(eq(users.id, user.id));
+      if (user.twoFaEnabled) {
+        const { token } = await sessions.create(user.id, "pre2fa", meta);
+        return { token, twoFa: true as const, user };
+      }
+      const { token } = await sessions.create(user.id, "full", meta);
+      return { token, twoFa: false as const, user };
+    },
+
+    async confirmTwoFa(pre2faSessionId: number, userId: number, code: string, meta: RequestMeta) {
+      const user = await getUser(userId);
+      const keys = loginKeys(meta.ip, user, "");
+      await limiter.check(keys.ip, limits.loginIp);
+      await limiter.check(keys.account, limits.loginAccount);
+      if (!(await useSecondFactor(user, code))) {
+        await Promise.all([limiter.count(keys.ip, limits.loginIp), limiter.count(keys.account, limits.loginAccount)]);
+        throw new DomainError("invalid_code", "errors.invalid_two_fa_code");
+      }
+      await limiter.reset(keys.account);
+      await sessions.revoke(pre2faSessionId);
+      const { token } = await sessions.create(user.id, "full", meta);
+      return { token, user };
+    },
+
+    logout: (sessionId: number) => sessions.revoke(sessionId),
+
+    /** Ends every other session of the user ("sign out everywhere else"). */
+    signOutOthers: (userId: number, keepSessionId: number) => sessions.revokeAll(userId, keepSessionId),
+
+    /**
+     * Always answers the same way. The per-address limit is enforced silently (the request is
+     * "answered as if sent"); the lookup and the mail happen after the answer, so its timing does
+     * not depend on whether the address is registered.
+     */
+    async requestPasswordReset(email: string, recaptchaToken: string | undefined, meta: RequestMeta): Promise<{ done: Promise<void> }> {
+      await requireRecaptcha(recaptchaToken, meta.ip);
+      await limiter.consume(`reset:ip:${meta.ip}`, limits.resetIp);
+      const done = background.run(async () => {
+        const { count } = await limiter.countAndRead(`reset:email:${email}`, limits.resetAccount);
+        if (count > limits.resetAccount.limit) return;
+        const user = await findByEmail(email);
+        if (!user) return;
+        const code = sixDigitCode();
+        const now = clock.now();
+        await db.transaction(async (tx) => {
+          // A newer code kills the older ones.
+          await tx
+            .update(oneTimeCodes)
+            .set({ usedAt: now })
+            .where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, "password_reset"), isNull(oneTimeCodes.usedAt)));
+          await tx.insert(oneTimeCodes).values({
+            userId: user.id,
+            purpose: "password_reset",
+            codeHash: sha256(`${user.id}:${code}`),
+            expiresAt: new Date(now.getTime() + RESET_CODE_SECONDS * 1000),
+            createdAt: now,
+          });
+        });
+        const prefix = user.locale === "ru" ? "" : `/${user.locale}`;
+        const link = `${publicUrl}${prefix}/auth/restore-password?email=${encodeURIComponent(user.email)}&code=${code}`;
+        await mailer.send({ to: user.email, locale: user.locale as Locale, template: "password_reset", params: { code, link } });
+      });
+      return { done };
+    },
+
+    async validateResetCode(input: z.infer<typeof ValidateResetCodeSchema>) {
+      await checkResetCode(input.email, input.resetCode);
+    },
+
+    async setPasswordReset(input: z.infer<typeof SetPasswordResetSchema>) {
+      refuseCommon(input.password, "password");
+      const { user, codeId } = await checkResetCode(input.email, input.resetCode);
+      const passwordHash = await hashPassword(input.password);
+      await db.transaction(async (tx) => {
+        const used = await tx
+          .update(oneTimeCodes)
+          .set({ usedAt: clock.now() })
+          .where(and(eq(oneTimeCodes.id, codeId), isNull(oneTimeCodes.usedAt)))
+          .returning({ id: oneTimeCodes.id });
+        if (used.length === 0) throw new DomainError("invalid_code");
+        await tx.update(users).set({ passwordHash, updatedAt: clock.now() }).where(eq(users.id, user.id));
+        await sessions.revokeAll(user.id, undefined, tx);
+      });
+      await securityNotice(user, "password_changed");
+    },
+
+    async changePassword(userId: number, sessionId: number, input: z.infer<typeof ChangePasswordSchema>, meta: RequestMeta) {
+      const user = await getUser(userId);
+      const key = `login:user:${user.id}`;
+      await limiter.check(key, limits.loginAccount);
+      if (!(await verifyPassword(user.passwordHash, input.old_password))) {
+        await limiter.count(key, limits.loginAccount);
+        throw new DomainError("validation_failed", "errors.validation_failed", { fields: { old_password: "validation.password_wrong" } });
+      }
+      refuseCommon(input.new_password, "new_password");
+      const passwordHash = await hashPassword(input.new_password);
+      const token = await db.transaction(async (tx) => {
+        await tx.update(users).set({ passwordHash, updatedAt: clock.now() }).where(eq(users.id, user.id));
+        await sessions.revokeAll(user.id, undefined, tx);
+        return (await sessions.create(user.id, "full", meta, tx)).token;
+      });
+      void sessionId;
+      await securityNotice(user, "password_changed");
+      return { token };
+    },
+
+    async changeEmail(userId: number, input: z.infer<typeof ChangeEmailSchema>) {
+      const user = await getUser(userId);
+      if (input.email === user.email) {
+        throw new DomainError("validation_failed", "errors.validation_failed", { fields: { email: "validation.email_same" } });
+      }
+      if (await findByEmail(input.email)) {
+        throw new DomainError("email_taken", "errors.email_taken", { fields: { email: "validation.email_taken" } });
+      }
+      const token = randomToken();
+      const now = clock.now();
+      const [updated] = await db.transaction(async (tx) => {
+        await tx
+          .update(oneTimeCodes)
+          .set({ usedAt: now })
+          .where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, "email_change"), isNull(oneTimeCodes.usedAt)));
+        await tx.insert(oneTimeCodes).values({
+          userId: user.id,
+          purpose: "email_change",
+          codeHash: sha256(token),
+          payload: { email: input.email },
+          expiresAt: new Date(now.getTime() + EMAIL_CHANGE_SECONDS * 1000),
+          createdAt: now,
+        });
+        return tx.update(users).set({ pendingEmail: input.email, updatedAt: now }).where(eq(users.id, user.id)).returning();
+      });
+      const prefix = user.locale === "ru" ? "" : `/${user.locale}`;
+      const link = `${publicUrl}${prefix}/auth/confirm-email?token=${token}`;
+      await mailer.send({ to: input.email, locale: user.locale as Locale, template: "email_change_confirm", params: { link, newEmail: input.email } });
+      return { user: updated! };
+    },
+
+    /** Opens the link mailed to the new address: the change takes effect, the old address is told. */
+    async confirmEmailChange(token: string) {
+      const now = clock.now();
+      const [code] = await db
+        .update(oneTimeCodes)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeCodes.purpose, "email_change"), eq(oneTimeCodes.codeHash, sha256(token)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
+        .returning();
+      const email = code?.payload?.email;
+      if (!code || typeof email !== "string") throw new DomainError("invalid_code", "errors.invalid_link");
+      const before = await getUser(code.userId);
+      try {
+        const [user] = await db.update(users).set({ email, pendingEmail: null, updatedAt: now }).where(eq(users.id, code.userId)).returning();
+        await securityNotice(before, "email_changed", { email });
+        return { user: user! };
+      } catch (error) {
+        if (isUniqueViolation(error, "users_email_lower")) throw new DomainError("email_taken");
+        throw error;
+      }
+    },
+
+    async enableTwoFa(userId: number) {
+      const user = await getUser(userId);
+      if (user.twoFaEnabled) throw new DomainError("conflict", "errors.two_fa_already_on");
+      const secret = newTotpSecret();
+      await db.update(users).set({ twoFaSecret: secret, twoFaLastStep: null }).where(eq(users.id, user.id));
+      const url = otpauthUrl(secret, user.email);
+      return { secret, otpauth_url: url, qr: await qrDataUrl(url) };
+    },
+
+    async confirmEnableTwoFa(userId: number, code: string) {
+      const user = await getUser(userId);
+      if (user.twoFaEnabled) throw new DomainError("conflict", "errors.two_fa_already_on");
+      if (!user.twoFaSecret) throw new DomainError("conflict", "errors.two_fa_not_started");
+      if (!(await useSecondFactor(user, code))) throw new DomainError("invalid_code", "errors.invalid_two_fa_code");
+      const codes = Array.from({ length: RECOVERY_CODES }, () => randomString(8, CODE_ALPHABET));
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ twoFaEnabled: true, updatedAt: clock.now() }).where(eq(users.id, user.id));
+        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+        await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId: user.id, codeHash: sha256(c) })));
+      });
+      await securityNotice(user, "two_fa_enabled");
+      return { recovery_codes: codes.map((c) => `${c.slice(0, 4)}-${c.slice(4)}`) };
+    },
+
+    async disableTwoFa(userId: number, input: z.infer<typeof DisableTwoFaSchema>) {
+      const user = await getUser(userId);
+      if (!user.twoFaEnabled) throw new DomainError("conflict", "errors.two_fa_already_off");
+      const key = `login:user:${user.id}`;
+      await limiter.check(key, limits.loginAccount);
+      const passwordOk = await verifyPassword(user.passwordHash, input.password);
+      if (!passwordOk || !(await useSecondFactor(user, input.code))) {
+        await limiter.count(key, limits.loginAccount);
+        throw new DomainError("validation_failed", "errors.validation_failed", {
+          fields: passwordOk ? { code: "validation.code_wrong" } : { password: "validation.password_wrong" },
+        });
+      }
+      await db.transaction(async (tx) => {
+        await tx.update(users).set({ twoFaEnabled: false, twoFaSecret: null, twoFaLastStep: null, updatedAt: clock.now() }).where(eq(users.id, user.id));
+        await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
+      });
+      await securityNotice(user, "two_fa_disabled");
+    },
+
+    emailPreferences: (user: SessionUser): EmailPreferences => ({ allow_marketing: user.allowMarketing, allow_security: user.allowSecurity }),
+
+    async setEmailPreferences(userId: number, input: z.infer<typeof EmailPreferencesSchema>): Promise<EmailPreferences> {
+      const [user] = await db
+        .update(users)
+        .set({ allowMarketing: input.allow_marketing, allowSecurity: input.allow_security, updatedAt: clock.now() })
+        .where(eq(users.id, userId))
+        .returning();
+      return { allow_marketing: user!.allowMarketing, allow_security: user!.allowSecurity };
+    },
+
+    async createSsoTicket(userId: number, locale: Locale) {
+      const ticket = randomToken();
+      const now = clock.now();
+      await db.insert(oneTimeCodes).values({
+        userId,
+        purpose: "sso_ticket",
+        codeHash: sha256(ticket),
+        expiresAt: new Date(now.getTime() + SSO_TICKET_SECONDS * 1000),
+        createdAt: now,
+      });
+      const prefix = locale === "ru" ? "" : `/${locale}`;
+      return { ticket, url: `${publicUrl}${prefix}/auth/sso?ticket=${ticket}` };
+    },
+
+    async consumeSsoTicket(ticket: string, meta: RequestMeta) {
+      const now = clock.now();
+      const [code] = await db
+        .update(oneTimeCodes)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeCodes.purpose, "sso_ticket"), eq(oneTimeCodes.codeHash, sha256(ticket)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
+        .returning();
+      if (!code) throw new DomainError("invalid_code", "errors.invalid_link");
+      const { token } = await sessions.create(code.userId, "full", meta);
+      return { token, user: await getUser(code.userId) };
+    },
+  };
+}

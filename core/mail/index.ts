@@ -1,0 +1,100 @@
+// The mail module (decisions §1, §5): renders a template in the recipient's language and sends it
+// over SMTP when SMTP_URL is set, recording every mail in the mail_outbox table. Without SMTP_URL
+// a mail is only recorded (status 'logged') and written to the log, so development needs no server.
+import type { Db } from "../../db/client.ts";
+import type { Locale } from "../../i18n/locales.ts";
+import type { Translate } from "../../i18n/translate.ts";
+import { systemClock, type Clock } from "../shared/clock.ts";
+import { insertOutbox, listOutbox, markOutbox } from "./mail.store.ts";
+import { renderMail, type MailMessage, type RenderedMail } from "./templates.ts";
+import { createSmtpTransport } from "./transport.ts";
+
+export { listOutbox, type OutboxEntry, type OutboxStatus } from "./mail.store.ts";
+export {
+  MAIL_TEMPLATE_IDS,
+  escapeHtml,
+  type MailMessage,
+  type MailTemplateId,
+  type MailTemplates,
+  type RenderedMail,
+} from "./templates.ts";
+export { smtpOptions, SMTP_CONNECTION_TIMEOUT_MS } from "./transport.ts";
+
+/** The little of a pino logger that the mailer uses. */
+export type MailLogger = {
+  info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+};
+
+export type MailerDeps = {
+  db: Db;
+  /** smtp://user:pass@host:port or smtps://…; unset: mails are only logged and kept in the outbox. */
+  smtpUrl?: string;
+  /** The From header, e.g. "NOVA <no-reply@example.com>". */
+  from: string;
+  logger: MailLogger;
+  /** The site's origin, for links in mails (profile). */
+  publicUrl: string;
+  /** The message catalogues (i18n/catalogs.ts loadCatalogs()). */
+  catalogs: { t(locale: Locale): Translate };
+  clock?: Clock;
+};
+
+export type Mailer = ReturnType<typeof createMailer>;
+
+export function createMailer(deps: MailerDeps) {
+  const { db, from, logger, catalogs } = deps;
+  const clock = deps.clock ?? systemClock;
+  const publicUrl = deps.publicUrl.replace(/\/+$/, "");
+  const transport = deps.smtpUrl ? createSmtpTransport(deps.smtpUrl) : undefined;
+
+  function render(message: MailMessage): RenderedMail {
+    return renderMail(message, { t: catalogs.t(message.locale), locale: message.locale, publicUrl });
+  }
+
+  /**
+   * Renders and delivers one mail. Resolves once the SMTP server accepted it (or, without SMTP,
+   * once it is in the outbox); rejects with an Error when sending failed, after recording 'failed'.
+   */
+  async function send(message: MailMessage): Promise<void> {
+    const to = message.to.trim();
+    if (!to || /[\r\n]/.test(to)) throw new Error(`mail: invalid recipient ${JSON.stringify(message.to)}`);
+    const mail = render(message);
+    const entry = { to, locale: message.locale, ...mail };
+
+    if (!transport) {
+      const id = await insertOutbox(db, { ...entry, status: "logged" });
+      logger.info(
+        { mail: { id, to, template: message.template, subject: mail.subject, text: mail.text } },
+        "mail not sent (SMTP_URL is unset); kept in the outbox",
+      );
+      return;
+    }
+
+    const id = await insertOutbox(db, { ...entry, status: "queued" });
+    try {
+      await transport.sendMail({ from, to, subject: mail.subject, text: mail.text, html: mail.html });
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      await markOutbox(db, id, { status: "failed", error: reason }).catch((dbErr: unknown) =>
+        logger.error({ err: dbErr, outboxId: id }, "recording a failed mail failed"),
+      );
+      logger.error({ err, outboxId: id, to, template: message.template }, "mail could not be sent");
+      throw new Error(`Mail "${message.template}" to ${to} could not be sent: ${reason}`, { cause: err });
+    }
+    await markOutbox(db, id, { status: "sent", sentAt: clock.now() });
+    logger.info({ mail: { id, to, template: message.template } }, "mail sent");
+  }
+
+  return {
+    /** "smtp" when mails really leave the shop, "log" when they only reach the outbox and the log. */
+    mode: transport ? ("smtp" as const) : ("log" as const),
+    send,
+    render,
+    listOutbox: (limit?: number) => listOutbox(db, limit),
+    /** Closes the SMTP transport (idle connections); sending afterwards opens a new one. */
+    close(): void {
+      transport?.close();
+    },
+  };
+}

@@ -1,0 +1,229 @@
+// The mail module against a real database and a real (loopback) SMTP exchange.
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../db/client.ts";
+import { loadCatalogs } from "../../i18n/catalogs.ts";
+import { LOCALES } from "../../i18n/locales.ts";
+import { startSmtpServer, type TestSmtpServer } from "../../tests/kit/smtp.ts";
+import { createMailer, listOutbox, MAIL_TEMPLATE_IDS, type MailLogger, type MailMessage, type MailTemplates } from "./index.ts";
+
+const catalogs = loadCatalogs();
+const FROM = "NOVA <no-reply@shop.test>";
+const PUBLIC_URL = "http://shop.test";
+
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase("memory://");
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+function recordingLogger() {
+  const info: { obj: Record<string, unknown>; msg?: string }[] = [];
+  const error: { obj: Record<string, unknown>; msg?: string }[] = [];
+  const logger: MailLogger = {
+    info: (obj, msg) => void info.push({ obj: obj as Record<string, unknown>, msg }),
+    error: (obj, msg) => void error.push({ obj: obj as Record<string, unknown>, msg }),
+  };
+  return { logger, info, error };
+}
+
+async function outboxRowFor(to: string) {
+  const rows = (await listOutbox(database.db, 500)).filter((r) => r.to === to);
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
+
+const lines = (text: string | undefined) => (text ?? "").split(/\r?\n/);
+
+describe("sending over SMTP", () => {
+  let smtp: TestSmtpServer;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+  });
+  afterAll(async () => {
+    await smtp?.stop();
+  });
+
+  const cases = [
+    { locale: "ru", to: "ivan@example.com", code: "048213", subject: "Код для сброса пароля NOVA", greeting: "Здравствуйте!" },
+    { locale: "en", to: "john@example.com", code: "907155", subject: "Your NOVA password reset code", greeting: "Hello!" },
+  ] as const;
+
+  it.each(cases)("delivers a password reset in $locale", async ({ locale, to, code, subject, greeting }) => {
+    const url = new URL(smtp.url);
+    url.username = "shop";
+    url.password = "s3cret";
+    const mailer = createMailer({ db: database.db, smtpUrl: url.toString(), from: FROM, logger: pino({ level: "silent" }), publicUrl: PUBLIC_URL, catalogs });
+    expect(mailer.mode).toBe("smtp");
+    const link = `${PUBLIC_URL}/reset?email=${encodeURIComponent(to)}&code=${code}`;
+    const before = smtp.messages.length;
+
+    await mailer.send({ to, locale, template: "password_reset", params: { code, link } });
+
+    const mail = await smtp.waitFor((m) => m.envelope.to.includes(to), 2000);
+    expect(smtp.messages.length).toBe(before + 1);
+    expect(mail.envelope).toEqual({ from: "no-reply@shop.test", to: [to] });
+    expect(mail.authUser).toBe("shop");
+    expect(mail.to).toContain(to);
+    expect(mail.from).toContain("no-reply@shop.test");
+    expect(mail.subject).toBe(subject);
+
+    // The code on a line of its own, and the link that fills it in, also on its own line.
+    const text = lines(mail.text);
+    expect(text).toContain(code);
+    expect(text).toContain(link);
+    expect(text).toContain(greeting);
+    expect(mail.text).toContain(catalogs.t(locale)("mail.password_reset.linkLead"));
+
+    expect(mail.html).toMatch(/^<!DOCTYPE html>/);
+    expect(mail.html).toContain(`<html lang="${locale}"`);
+    expect(mail.html).toContain(">NOVA</td>");
+    expect(mail.html).toContain(`>${code}</span>`);
+    expect(mail.html).toContain(`href="${link.replace(/&/g, "&amp;")}"`);
+    expect(mail.html).toContain(greeting);
+
+    const row = await outboxRowFor(to);
+    expect(row).toMatchObject({ status: "sent", error: null, locale, subject, text: mail.text?.replace(/\r\n/g, "\n") });
+    expect(row.sentAt).toBeInstanceOf(Date);
+  });
+
+  it("delivers subject, text and HTML byte-exact in scripts sent as base64 and as quoted-printable", async () => {
+    const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs });
+    const params = { game: "Dota 2", days: 30, from: "Алексей 李 ✓" };
+    for (const locale of ["cn", "hi", "pt"] as const) {
+      const to = `gift-${locale}@example.com`;
+      await mailer.send({ to, locale, template: "gift_received", params });
+      const mail = await smtp.waitFor((m) => m.envelope.to.includes(to), 2000);
+      const expected = mailer.render({ to, locale, template: "gift_received", params });
+      expect(mail.subject).toBe(expected.subject);
+      expect(mail.text?.replace(/\r\n/g, "\n")).toBe(expected.text);
+      expect(mail.html?.replace(/\r\n/g, "\n")).toBe(expected.html);
+    }
+  });
+
+  it("rejects and records 'failed' when the SMTP server is down", async () => {
+    const down = await startSmtpServer();
+    await down.stop();
+    const { logger, error } = recordingLogger();
+    const mailer = createMailer({ db: database.db, smtpUrl: down.url, from: FROM, logger, publicUrl: PUBLIC_URL, catalogs });
+    const to = "nobody@example.com";
+
+    await expect(mailer.send({ to, locale: "en", template: "password_changed" })).rejects.toThrow(
+      /Mail "password_changed" to nobody@example\.com could not be sent: .*ECONNREFUSED/,
+    );
+
+    const row = await outboxRowFor(to);
+    expect(row.status).toBe("failed");
+    expect(row.error).toMatch(/ECONNREFUSED/);
+    expect(row.sentAt).toBeNull();
+    expect(down.messages).toHaveLength(0);
+    expect(error).toHaveLength(1);
+  });
+});
+
+describe("without SMTP", () => {
+  it("keeps the mail in the outbox as 'logged' and writes it to the log", async () => {
+    const { logger, info } = recordingLogger();
+    const mailer = createMailer({ db: database.db, from: FROM, logger, publicUrl: PUBLIC_URL, catalogs });
+    expect(mailer.mode).toBe("log");
+    const to = "maria@example.com";
+
+    await mailer.send({ to, locale: "es", template: "password_reset", params: { code: "123456", link: `${PUBLIC_URL}/es/reset?code=123456` } });
+
+    const row = await outboxRowFor(to);
+    expect(row).toMatchObject({ status: "logged", locale: "es", error: null, subject: "Tu código para restablecer la contraseña de NOVA" });
+    expect(lines(row.text)).toContain("123456");
+    expect(row.html).toContain("123456");
+
+    expect(info).toHaveLength(1);
+    const logged = info[0]!.obj.mail as Record<string, unknown>;
+    expect(logged).toMatchObject({ to, subject: row.subject, text: row.text });
+  });
+
+  it("escapes user values in the HTML part but not in the text part", async () => {
+    const mailer = createMailer({ db: database.db, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs });
+    const to = "gift@example.com";
+    const from = `<script>alert("x")</script> & 'Co'`;
+
+    await mailer.send({ to, locale: "en", template: "gift_received", params: { game: "Dota 2", days: 30, from } });
+
+    const row = await outboxRowFor(to);
+    expect(row.html).not.toContain("<script>");
+    expect(row.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;Co&#39;");
+    expect(row.text).toContain(from);
+    expect(row.subject).toBe(`${from} sent you a gift`);
+    expect(row.html).toContain(`href="${PUBLIC_URL}/en/profile"`);
+  });
+
+  it("keeps a line break in a value from forging a line of the mail", async () => {
+    const mailer = createMailer({ db: database.db, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs });
+    const mail = mailer.render({ to: "x@example.com", locale: "en", template: "gift_received", params: { game: "CS2", days: 7, from: "eve\n\n999999\n" } });
+    expect(lines(mail.text)).not.toContain("999999");
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+  });
+
+  it("refuses a link that is not http(s)", async () => {
+    const mailer = createMailer({ db: database.db, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs });
+    await expect(
+      mailer.send({ to: "js@example.com", locale: "en", template: "email_change_confirm", params: { link: "javascript:alert(1)", newEmail: "a@b.c" } }),
+    ).rejects.toThrow(/http\(s\)/);
+  });
+
+  it("lists the outbox newest first, at most `limit` rows", async () => {
+    const rows = await listOutbox(database.db, 2);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.id).toBeGreaterThan(rows[1]!.id);
+    const all = await listOutbox(database.db, 500);
+    expect(all[0]!.id).toBe(rows[0]!.id);
+  });
+});
+
+describe("templates", () => {
+  const samples: { [K in keyof MailTemplates]: MailTemplates[K] } = {
+    password_reset: { code: "111222", link: `${PUBLIC_URL}/reset?code=111222` },
+    email_change_confirm: { link: `${PUBLIC_URL}/confirm-email?token=abc`, newEmail: "new@example.com" },
+    email_changed_notice: { newEmail: "new@example.com" },
+    password_changed: {},
+    two_fa_enabled: {},
+    two_fa_disabled: {},
+    gift_received: { game: "Minecraft", days: 7, from: "alex" },
+    gift_code: { game: "CS2", days: 30, code: "GIFT-ABCD-1234" },
+    subscription_expiring: { game: "Dota 2", date: new Date("2026-03-15T12:00:00Z") },
+    receipt: { description: "Dota 2 — 30 days", amount: "$15.00" },
+  };
+  const mailer = createMailer({ db: undefined as never, from: FROM, logger: { info() {}, error() {} }, publicUrl: `${PUBLIC_URL}/`, catalogs });
+
+  it.each(LOCALES)("renders every template in %s with no missing message and every value", (locale) => {
+    const subjects = new Set<string>();
+    for (const template of MAIL_TEMPLATE_IDS) {
+      const params = samples[template];
+      const mail = mailer.render({ to: "a@example.com", locale, template, params } as MailMessage);
+      for (const part of [mail.subject, mail.text, mail.html]) expect(part, `${locale} ${template}`).not.toMatch(/mail\.\w|\{\w+\}/);
+      for (const value of Object.values(params)) {
+        if (typeof value === "string" || typeof value === "number") expect(mail.text, `${locale} ${template}`).toContain(String(value));
+      }
+      expect(mail.html).toContain(`lang="${locale === "cn" ? "zh-CN" : locale}"`);
+      subjects.add(mail.subject);
+    }
+    expect(subjects.size).toBe(MAIL_TEMPLATE_IDS.length);
+  });
+
+  it("writes a date in the reader's language", () => {
+    const params = samples.subscription_expiring;
+    expect(mailer.render({ to: "a@example.com", locale: "en", template: "subscription_expiring", params }).text).toContain("March 15, 2026");
+    expect(mailer.render({ to: "a@example.com", locale: "ru", template: "subscription_expiring", params }).text).toContain("15 марта 2026");
+  });
+
+  it("types each template's parameters", () => {
+    const check = (message: MailMessage) => message.template;
+    // @ts-expect-error: password_reset needs a link
+    expect(check({ to: "a@b.c", locale: "en", template: "password_reset", params: { code: "123456" } })).toBe("password_reset");
+    // @ts-expect-error: gift_code has no `from`
+    expect(check({ to: "a@b.c", locale: "en", template: "gift_code", params: { game: "CS2", days: 1, from: "x" } })).toBe("gift_code");
+    // @ts-expect-error: not a locale
+    expect(check({ to: "a@b.c", locale: "de", template: "password_changed" })).toBe("password_changed");
+    expect(check({ to: "a@b.c", locale: "en", template: "two_fa_enabled" })).toBe("two_fa_enabled");
+  });
+});

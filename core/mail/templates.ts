@@ -1,0 +1,280 @@
+// The shop's e-mails: one typed map of template ids to their parameters, and the rendering of a
+// message into subject, plain text and e-mail-safe HTML in the recipient's language (keys mail.*).
+import { LANG_TAG, localePath, type Locale } from "../../i18n/locales.ts";
+import type { Translate } from "../../i18n/translate.ts";
+
+type NoParams = Record<string, never>;
+
+/** Every template id and the parameters it needs. A wrong or missing parameter is a type error. */
+export type MailTemplates = {
+  /** code: the 6-digit reset code; link: a page URL that fills the code in. */
+  password_reset: { code: string; link: string };
+  /** Sent to the new address; link confirms it. */
+  email_change_confirm: { link: string; newEmail: string };
+  /** Sent to the old address. */
+  email_changed_notice: { newEmail: string };
+  password_changed: NoParams;
+  two_fa_enabled: NoParams;
+  two_fa_disabled: NoParams;
+  /** game: its display name; from: the giver's username or e-mail. */
+  gift_received: { game: string; days: number; from: string };
+  gift_code: { game: string; days: number; code: string };
+  /** A Date is written in the recipient's language (UTC day); a string is used as it is. */
+  subscription_expiring: { game: string; date: Date | string };
+  /** amount: already formatted, e.g. formatMoney(1500, "USD", LANG_TAG[locale]). */
+  receipt: { description: string; amount: string };
+};
+
+export type MailTemplateId = keyof MailTemplates;
+
+export const MAIL_TEMPLATE_IDS = [
+  "password_reset",
+  "email_change_confirm",
+  "email_changed_notice",
+  "password_changed",
+  "two_fa_enabled",
+  "two_fa_disabled",
+  "gift_received",
+  "gift_code",
+  "subscription_expiring",
+  "receipt",
+] as const satisfies readonly MailTemplateId[];
+
+/** One e-mail to send: who, in which language, which template with which parameters. */
+export type MailMessage = {
+  [K in MailTemplateId]: { to: string; locale: Locale; template: K } & (MailTemplates[K] extends NoParams
+    ? { params?: MailTemplates[K] }
+    : { params: MailTemplates[K] });
+}[MailTemplateId];
+
+export type RenderedMail = { subject: string; text: string; html: string };
+
+export type RenderContext = { t: Translate; locale: Locale; publicUrl: string };
+
+type Values = Record<string, string | number>;
+
+/** The building blocks of a mail body, rendered both as plain text and as HTML. */
+type Block =
+  /** A paragraph from a message key; parameter values are escaped and set in bold in HTML. */
+  | { kind: "p"; key: string; values?: Values }
+  /** A code on a line of its own (large monospace in HTML). */
+  | { kind: "code"; value: string }
+  /** A lead sentence, then the URL on its own line (text) or a button with a fallback (HTML). */
+  | { kind: "link"; lead?: string; button: string; href: string; values?: Values };
+
+type Template<P> = { subject: string; subjectValues?: (p: P) => Values; blocks: (p: P, ctx: RenderContext) => Block[] };
+
+const NOT_YOU: Block = { kind: "p", key: "mail.common.notYou" };
+
+const profileLink = (ctx: RenderContext) => `${ctx.publicUrl}${localePath(ctx.locale, "/profile")}`;
+
+const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
+  password_reset: {
+    subject: "mail.password_reset.subject",
+    blocks: (p): Block[] => [
+      { kind: "p", key: "mail.password_reset.intro" },
+      { kind: "code", value: p.code },
+      { kind: "link", lead: "mail.password_reset.linkLead", button: "mail.password_reset.button", href: p.link },
+      { kind: "p", key: "mail.password_reset.expiry" },
+      { kind: "p", key: "mail.password_reset.ignore" },
+    ],
+  },
+  email_change_confirm: {
+    subject: "mail.email_change_confirm.subject",
+    blocks: (p): Block[] => [
+      {
+        kind: "link",
+        lead: "mail.email_change_confirm.intro",
+        values: { newEmail: p.newEmail },
+        button: "mail.email_change_confirm.button",
+        href: p.link,
+      },
+      { kind: "p", key: "mail.email_change_confirm.ignore" },
+    ],
+  },
+  email_changed_notice: {
+    subject: "mail.email_changed_notice.subject",
+    blocks: (p): Block[] => [{ kind: "p", key: "mail.email_changed_notice.intro", values: { newEmail: p.newEmail } }, NOT_YOU],
+  },
+  password_changed: {
+    subject: "mail.password_changed.subject",
+    blocks: (): Block[] => [{ kind: "p", key: "mail.password_changed.intro" }, NOT_YOU],
+  },
+  two_fa_enabled: {
+    subject: "mail.two_fa_enabled.subject",
+    blocks: (): Block[] => [{ kind: "p", key: "mail.two_fa_enabled.intro" }, NOT_YOU],
+  },
+  two_fa_disabled: {
+    subject: "mail.two_fa_disabled.subject",
+    blocks: (): Block[] => [{ kind: "p", key: "mail.two_fa_disabled.intro" }, NOT_YOU],
+  },
+  gift_received: {
+    subject: "mail.gift_received.subject",
+    subjectValues: (p) => ({ from: p.from }),
+    blocks: (p, ctx): Block[] => [
+      { kind: "p", key: "mail.gift_received.intro", values: { from: p.from, game: p.game } },
+      { kind: "p", key: "mail.gift_received.days", values: { days: p.days } },
+      { kind: "link", button: "mail.common.profileButton", href: profileLink(ctx) },
+    ],
+  },
+  gift_code: {
+    subject: "mail.gift_code.subject",
+    subjectValues: (p) => ({ game: p.game }),
+    blocks: (p, ctx): Block[] => [
+      { kind: "p", key: "mail.gift_code.intro", values: { game: p.game } },
+      { kind: "code", value: p.code },
+      { kind: "p", key: "mail.gift_code.days", values: { days: p.days } },
+      { kind: "p", key: "mail.gift_code.redeem" },
+      { kind: "link", button: "mail.common.profileButton", href: profileLink(ctx) },
+    ],
+  },
+  subscription_expiring: {
+    subject: "mail.subscription_expiring.subject",
+    subjectValues: (p) => ({ game: p.game }),
+    blocks: (p, ctx): Block[] => [
+      {
+        kind: "p",
+        key: "mail.subscription_expiring.intro",
+        values: { game: p.game, date: typeof p.date === "string" ? p.date : formatDate(p.date, ctx.locale) },
+      },
+      { kind: "link", button: "mail.subscription_expiring.button", href: profileLink(ctx) },
+    ],
+  },
+  receipt: {
+    subject: "mail.receipt.subject",
+    blocks: (p, ctx): Block[] => [
+      { kind: "p", key: "mail.receipt.intro" },
+      { kind: "p", key: "mail.receipt.item", values: { description: p.description } },
+      { kind: "p", key: "mail.receipt.amount", values: { amount: p.amount } },
+      { kind: "link", button: "mail.common.profileButton", href: profileLink(ctx) },
+    ],
+  },
+};
+
+export function formatDate(date: Date, locale: Locale): string {
+  return new Intl.DateTimeFormat(LANG_TAG[locale], { dateStyle: "long", timeZone: "UTC" }).format(date);
+}
+
+/** Renders a message in its locale. Throws on a link that is not an absolute http(s) URL. */
+export function renderMail(message: MailMessage, ctx: RenderContext): RenderedMail {
+  const template = TEMPLATES[message.template] as Template<unknown>;
+  const params = (message.params ?? {}) as unknown;
+  const subject = oneLine(ctx.t(template.subject, clean(template.subjectValues?.(params))));
+  const blocks = template.blocks(params, ctx).map((block) => (block.kind === "link" ? { ...block, href: checkLink(block.href) } : block));
+  return { subject, text: renderText(blocks, ctx), html: renderHtml(subject, blocks, ctx) };
+}
+
+// Parameter values are single-line: a line break in a user's value must not fake a line of the mail.
+function oneLine(value: string): string {
+  return value.replace(/[\r\n\t\u2028\u2029]+/g, " ").trim();
+}
+
+function clean(values: Values | undefined): Values | undefined {
+  if (!values) return undefined;
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === "number" ? v : oneLine(v)]));
+}
+
+function checkLink(href: string): string {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    throw new Error(`mail: link is not an absolute URL: ${JSON.stringify(href)}`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`mail: link must be http(s): ${JSON.stringify(href)}`);
+  return url.toString();
+}
+
+// ---- plain text ----
+
+function renderText(blocks: Block[], ctx: RenderContext): string {
+  const { t } = ctx;
+  const parts: string[] = [t("mail.common.greeting")];
+  for (const block of blocks) {
+    if (block.kind === "p") parts.push(t(block.key, clean(block.values)));
+    else if (block.kind === "code") parts.push(oneLine(block.value));
+    else parts.push(block.lead ? `${t(block.lead, clean(block.values))}\n${block.href}` : `${t(block.button)}:\n${block.href}`);
+  }
+  parts.push(`${t("mail.common.signature")}\n\n--\n${t("mail.common.footer")}`);
+  return `${parts.join("\n\n")}\n`;
+}
+
+// ---- HTML ----
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+const FONT = "font-family:Arial,Helvetica,sans-serif;";
+const TEXT_COLOR = "#111827";
+const MUTED = "#4b5563";
+const ACCENT = "#1d4ed8";
+
+/** A message key with its parameters, escaped; parameter values in bold. */
+function htmlMessage(t: Translate, key: string, values: Values | undefined): string {
+  const cleaned = clean(values) ?? {};
+  return escapeHtml(t(key)).replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in cleaned ? `<strong>${escapeHtml(String(cleaned[name]))}</strong>` : whole,
+  );
+}
+
+const paragraph = (inner: string, style = "") => `<p style="${style.includes("margin:") ? "" : "margin:0 0 16px 0;"}${style}">${inner}</p>`;
+
+function renderHtml(subject: string, blocks: Block[], ctx: RenderContext): string {
+  const { t } = ctx;
+  const body: string[] = [
+    `<h1 style="margin:0 0 20px 0;${FONT}font-size:22px;line-height:28px;font-weight:bold;color:${TEXT_COLOR};">${escapeHtml(subject)}</h1>`,
+    paragraph(escapeHtml(t("mail.common.greeting"))),
+  ];
+  for (const block of blocks) {
+    if (block.kind === "p") body.push(paragraph(htmlMessage(t, block.key, block.values)));
+    else if (block.kind === "code") {
+      body.push(
+        paragraph(
+          `<span style="display:inline-block;padding:12px 20px;background-color:#f3f4f6;border:1px solid #d1d5db;border-radius:6px;font-family:'Courier New',Courier,monospace;font-size:28px;line-height:34px;font-weight:bold;letter-spacing:6px;color:${TEXT_COLOR};">${escapeHtml(oneLine(block.value))}</span>`,
+        ),
+      );
+    } else {
+      const href = escapeHtml(block.href);
+      if (block.lead) body.push(paragraph(htmlMessage(t, block.lead, block.values)));
+      body.push(
+        `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px 0;"><tr>` +
+          `<td style="border-radius:6px;background-color:${ACCENT};">` +
+          `<a href="${href}" target="_blank" style="display:inline-block;padding:12px 24px;${FONT}font-size:16px;line-height:20px;font-weight:bold;color:#ffffff;text-decoration:none;border-radius:6px;">${escapeHtml(t(block.button))}</a>` +
+          `</td></tr></table>`,
+        paragraph(
+          `${escapeHtml(t("mail.common.linkFallback"))}<br><a href="${href}" target="_blank" style="color:${ACCENT};word-break:break-all;">${href}</a>`,
+          `font-size:13px;line-height:20px;color:${MUTED};`,
+        ),
+      );
+    }
+  }
+  body.push(paragraph(escapeHtml(t("mail.common.signature")), "margin:24px 0 0 0;"));
+
+  return `<!DOCTYPE html>
+<html lang="${LANG_TAG[ctx.locale]}" dir="ltr">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<meta name="supported-color-schemes" content="light">
+<title>${escapeHtml(subject)}</title>
+</head>
+<body style="margin:0;padding:0;background-color:#f3f4f6;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f3f4f6;">
+<tr><td align="center" style="padding:24px 12px;">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;background-color:#ffffff;border:1px solid #e5e7eb;border-radius:8px;">
+<tr><td style="padding:20px 32px;border-bottom:1px solid #e5e7eb;${FONT}font-size:22px;line-height:28px;font-weight:bold;letter-spacing:4px;color:${TEXT_COLOR};">NOVA</td></tr>
+<tr><td style="padding:28px 32px;${FONT}font-size:16px;line-height:24px;color:${TEXT_COLOR};">
+${body.join("\n")}
+</td></tr>
+<tr><td style="padding:16px 32px;border-top:1px solid #e5e7eb;${FONT}font-size:12px;line-height:18px;color:#6b7280;">${escapeHtml(t("mail.common.footer"))}</td></tr>
+</table>
+</td></tr>
+</table>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,71 @@
+// Sessions: opaque random tokens, stored only as a hash, revocable, 14 days (spec §4). A "pre2fa"
+// session is what a password sign-in of a 2FA user gets: good for confirmTwoFa alone, 10 minutes.
+import { and, eq, gt, isNull, ne } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { sessions, users } from "../../db/schema/index.ts";
+import type { Clock } from "../shared/clock.ts";
+import { randomToken, sha256 } from "../shared/tokens.ts";
+
+export const SESSION_SECONDS = 336 * 3600;
+export const PRE_2FA_SECONDS = 10 * 60;
+
+export type SessionKind = "full" | "pre2fa";
+export type AuthSession = { id: number; userId: number; kind: SessionKind; expiresAt: Date };
+export type SessionUser = typeof users.$inferSelect;
+
+export type Sessions = ReturnType<typeof createSessions>;
+
+export function createSessions({ db, clock }: { db: Db; clock: Clock }) {
+  return {
+    async create(
+      userId: number,
+      kind: SessionKind = "full",
+      meta: { ip?: string; userAgent?: string } = {},
+      tx: Db | Tx = db,
+    ): Promise<{ token: string; session: AuthSession }> {
+      const token = randomToken();
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + (kind === "full" ? SESSION_SECONDS : PRE_2FA_SECONDS) * 1000);
+      const [row] = await tx
+        .insert(sessions)
+        .values({
+          userId,
+          kind,
+          tokenHash: sha256(token),
+          createdAt: now,
+          lastSeenAt: now,
+          expiresAt,
+          ip: meta.ip,
+          userAgent: meta.userAgent?.slice(0, 300),
+        })
+        .returning({ id: sessions.id });
+      return { token, session: { id: row!.id, userId, kind, expiresAt } };
+    },
+
+    /** The live session of a token with its user, or null. */
+    async authenticate(token: string): Promise<{ session: AuthSession; user: SessionUser } | null> {
+      if (!token || token.length > 200) return null;
+      const rows = await db
+        .select({ session: sessions, user: users })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.tokenHash, sha256(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now())))
+        .limit(1);
+      const row = rows[0];
+      if (!row) return null;
+      const { id, userId, kind, expiresAt } = row.session;
+      return { session: { id, userId, kind: kind as SessionKind, expiresAt }, user: row.user };
+    },
+
+    async revoke(sessionId: number, tx: Db | Tx = db): Promise<void> {
+      await tx.update(sessions).set({ revokedAt: clock.now() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+    },
+
+    /** Ends every session of the user, except `keep` when given. */
+    async revokeAll(userId: number, keep?: number, tx: Db | Tx = db): Promise<void> {
+      const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
+      if (keep !== undefined) conditions.push(ne(sessions.id, keep));
+      await tx.update(sessions).set({ revokedAt: clock.now() }).where(and(...conditions));
+    },
+  };
+}

@@ -1,0 +1,131 @@
+// Accounts API (spec §7, decisions §2–3): register, sign-in with 2FA, logout, password reset,
+// password and e-mail change, 2FA, e-mail preferences, SSO tickets, notifications.
+import { Hono, type Context } from "hono";
+import { getCookie } from "hono/cookie";
+import {
+  ChangeEmailSchema,
+  ChangePasswordSchema,
+  ConfirmEnableSchema,
+  ConfirmTwoFaSchema,
+  DisableTwoFaSchema,
+  EmailPreferencesSchema,
+  LoginSchema,
+  RegisterSchema,
+  ResetRequestSchema,
+  SetPasswordResetSchema,
+  ValidateResetCodeSchema,
+  type RequestMeta,
+} from "../../core/accounts/index.ts";
+import { DomainError } from "../../core/shared/errors.ts";
+import type { HonoEnv } from "../context.ts";
+import { jsonBody } from "../http/body.ts";
+import { ok } from "../http/envelope.ts";
+import { PRE2FA_COOKIE } from "../http/cookies.ts";
+import { bearerToken, clearSessionCookie, requireAuth, setSessionCookie } from "../middleware/session.ts";
+
+export function requestMeta(c: Context<HonoEnv>): RequestMeta {
+  const info = c.get("info");
+  return { ip: info.clientIp, userAgent: c.req.header("user-agent"), locale: info.locale };
+}
+
+export function accountRoutes() {
+  const api = new Hono<HonoEnv>();
+  const accounts = (c: Context<HonoEnv>) => c.get("services").accounts;
+
+  api.post("/v2/web/register", async (c) => {
+    const input = await jsonBody(c, RegisterSchema);
+    const { token } = await accounts(c).register(input, { ...requestMeta(c), referrerCode: getCookie(c, "referrer") });
+    setSessionCookie(c, token);
+    return ok(c, { token });
+  });
+
+  api.post("/v2/web/login", async (c) => {
+    const input = await jsonBody(c, LoginSchema);
+    const result = await accounts(c).login(input, requestMeta(c));
+    if (result.twoFa) return ok(c, { twoFa: true, token: result.token });
+    setSessionCookie(c, result.token);
+    return ok(c, { token: result.token });
+  });
+
+  api.post("/v2/web/confirmTwoFa", async (c) => {
+    const { code } = await jsonBody(c, ConfirmTwoFaSchema);
+    const token = bearerToken(c) ?? getCookie(c, PRE2FA_COOKIE);
+    const found = token ? await c.get("services").sessions.authenticate(token) : null;
+    if (!found || found.session.kind !== "pre2fa") throw new DomainError("unauthenticated");
+    const result = await accounts(c).confirmTwoFa(found.session.id, found.user.id, code, requestMeta(c));
+    setSessionCookie(c, result.token);
+    return ok(c, { token: result.token });
+  });
+
+  api.post("/v2/web/logout", async (c) => {
+    const auth = requireAuth(c);
+    await accounts(c).logout(auth.session.id);
+    clearSessionCookie(c);
+    return ok(c);
+  });
+
+  api.get("/v2/web/user/me", (c) => ok(c, { user: accounts(c).view(requireAuth(c).user) }));
+
+  api.post("/auth/reset", async (c) => {
+    const { email, recaptchaToken } = await jsonBody(c, ResetRequestSchema);
+    await accounts(c).requestPasswordReset(email, recaptchaToken, requestMeta(c));
+    return ok(c);
+  });
+
+  api.post("/auth/validateResetCode", async (c) => {
+    await accounts(c).validateResetCode(await jsonBody(c, ValidateResetCodeSchema));
+    return ok(c);
+  });
+
+  api.post("/auth/setPasswordReset", async (c) => {
+    await accounts(c).setPasswordReset(await jsonBody(c, SetPasswordResetSchema));
+    return ok(c);
+  });
+
+  api.post("/v2/web/user/changePassword", async (c) => {
+    const auth = requireAuth(c);
+    const input = await jsonBody(c, ChangePasswordSchema);
+    const { token } = await accounts(c).changePassword(auth.user.id, auth.session.id, input, requestMeta(c));
+    setSessionCookie(c, token);
+    return ok(c, { token });
+  });
+
+  api.post("/v2/web/user/changeEmail", async (c) => {
+    const auth = requireAuth(c);
+    const { user } = await accounts(c).changeEmail(auth.user.id, await jsonBody(c, ChangeEmailSchema));
+    return ok(c, { user: accounts(c).view(user), message: c.get("info").t("account.email.pending", { email: user.pendingEmail ?? "" }) });
+  });
+
+  api.post("/v2/web/user/2fa/enable", async (c) => ok(c, await accounts(c).enableTwoFa(requireAuth(c).user.id)));
+
+  api.post("/v2/web/user/2fa/confirmEnable", async (c) => {
+    const auth = requireAuth(c);
+    const { code } = await jsonBody(c, ConfirmEnableSchema);
+    return ok(c, await accounts(c).confirmEnableTwoFa(auth.user.id, code));
+  });
+
+  api.post("/v2/web/user/2fa/disable", async (c) => {
+    const auth = requireAuth(c);
+    await accounts(c).disableTwoFa(auth.user.id, await jsonBody(c, DisableTwoFaSchema));
+    return ok(c);
+  });
+
+  api.post("/v2/web/user/email-preferences", async (c) => {
+    const auth = requireAuth(c);
+    const prefs = await accounts(c).setEmailPreferences(auth.user.id, await jsonBody(c, EmailPreferencesSchema));
+    return ok(c, { email_preferences: prefs });
+  });
+
+  api.post("/v2/web/sso/ticket", async (c) => {
+    const auth = requireAuth(c);
+    return ok(c, await accounts(c).createSsoTicket(auth.user.id, c.get("info").locale));
+  });
+
+  api.get("/v2/web/user/notification", async (c) => {
+    const auth = requireAuth(c);
+    const info = c.get("info");
+    return ok(c, { notifications: await c.get("services").notifications.list(auth.user.id, info.t) });
+  });
+
+  return api;
+}

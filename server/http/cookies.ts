@@ -1,0 +1,37 @@
+// Our cookies as Set-Cookie strings: one serializer for the Hono middleware and the page actions.
+// Written here rather than with hono/cookie, which refuses lifetimes over 400 days, while the spec
+// gives `t` about three years (browsers may cap it).
+import { SESSION_SECONDS } from "../../core/sessions/index.ts";
+
+export type CookieOptions = { maxAge: number; secure: boolean; httpOnly?: boolean };
+
+export const ACCESS_COOKIE = "access_token";
+/** Holds the pre-2FA token between the password step and the code step of the sign-in page. */
+export const PRE2FA_COOKIE = "pre2fa";
+export const PRE2FA_SECONDS = 10 * 60;
+
+export function serializeCookie(name: string, value: string, options: CookieOptions): string {
+  const parts = [`${name}=${encodeURIComponent(value)}`, `Max-Age=${options.maxAge}`, "Path=/", "SameSite=Lax"];
+  if (options.httpOnly) parts.push("HttpOnly");
+  if (options.secure) parts.push("Secure");
+  return parts.join("; ");
+}
+
+/** Set-Cookie values that sign a browser in (and drop a pending 2FA step). */
+export function signInCookies(token: string, secure: boolean): string[] {
+  return [
+    serializeCookie(ACCESS_COOKIE, token, { maxAge: SESSION_SECONDS, secure, httpOnly: true }),
+    serializeCookie(PRE2FA_COOKIE, "", { maxAge: 0, secure, httpOnly: true }),
+  ];
+}
+
+export function pre2faCookie(token: string, secure: boolean): string {
+  return serializeCookie(PRE2FA_COOKIE, token, { maxAge: PRE2FA_SECONDS, secure, httpOnly: true });
+}
+
+export function signOutCookies(secure: boolean): string[] {
+  return [
+    serializeCookie(ACCESS_COOKIE, "", { maxAge: 0, secure, httpOnly: true }),
+    serializeCookie(PRE2FA_COOKIE, "", { maxAge: 0, secure, httpOnly: true }),
+  ];
+}

@@ -1,0 +1,48 @@
+// Resolves the request's session from `Authorization: Bearer …` or the `access_token` cookie
+// (decisions §2). Requests without a token cost no database query.
+import type { Context, MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { DomainError } from "../../core/shared/errors.ts";
+import type { HonoEnv } from "../context.ts";
+import { ACCESS_COOKIE, signInCookies, signOutCookies } from "../http/cookies.ts";
+
+export function bearerToken(c: Context<HonoEnv>): string | undefined {
+  const header = c.req.header("authorization");
+  const match = header ? /^Bearer\s+([A-Za-z0-9_-]{20,200})$/.exec(header) : null;
+  return match?.[1];
+}
+
+/** Files that never depend on who asks: no session lookup. */
+const STATIC_PATH = /^\/(assets\/|_i18n\/|healthz$|favicon\.svg$)/;
+
+export function session(): MiddlewareHandler<HonoEnv> {
+  return async (c, next) => {
+    if (STATIC_PATH.test(c.req.path)) return next();
+    const token = bearerToken(c) ?? getCookie(c, ACCESS_COOKIE);
+    if (token) {
+      const found = await c.get("services").sessions.authenticate(token);
+      // Only full sessions sign a request in; a pre-2FA token is read by confirmTwoFa itself.
+      if (found && found.session.kind === "full") c.get("info").auth = { ...found, token };
+    }
+    return next();
+  };
+}
+
+/** The signed-in user of an API call, or 401 unauthenticated. */
+export function requireAuth(c: Context<HonoEnv>) {
+  const auth = c.get("info").auth;
+  if (!auth) throw new DomainError("unauthenticated");
+  return auth;
+}
+
+export function appendCookies(c: Context<HonoEnv>, cookies: string[]) {
+  for (const cookie of cookies) c.header("Set-Cookie", cookie, { append: true });
+}
+
+export function setSessionCookie(c: Context<HonoEnv>, token: string) {
+  appendCookies(c, signInCookies(token, c.get("services").settings.secureCookies));
+}
+
+export function clearSessionCookie(c: Context<HonoEnv>) {
+  appendCookies(c, signOutCookies(c.get("services").settings.secureCookies));
+}
