@@ -11,7 +11,7 @@ function walk(dir) {
     else if (/\.(ts|tsx)$/.test(name) && !name.endsWith(".test.ts")) {
       const text = readFileSync(full, "utf8");
       for (const m of text.matchAll(/\bt\(\s*"([a-zA-Z0-9_.]+)"/g)) used.add(m[1]);
-      for (const m of text.matchAll(/"((?:errors|validation|notification|account)\.[a-zA-Z0-9_.]+)"/g)) used.add(m[1]);
+      for (const m of text.matchAll(/"((?:errors|validation|notification|account|subscription)\.[a-zA-Z0-9_.]+)"/g)) used.add(m[1]);
     }
   }
 }

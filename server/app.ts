@@ -19,6 +19,7 @@ import { apiRoutes } from "./api/index.ts";
 import { isApiPath } from "./api/paths.ts";
 import { pageHandler } from "./pages.ts";
 import { sitemapXml } from "./sitemap.ts";
+import { devMailRoutes } from "./dev-mail.ts";
 
 export type AppOptions = {
   /** The React Router server build; without it only the API and the static parts are served. */
@@ -98,6 +99,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
   });
 
   app.route("/", apiRoutes());
+  if (!settings.isProduction) app.route("/", devMailRoutes());
   app.all("*", async (c, next) => {
     if (isApiPath(c.req.path)) return failure(c, new DomainError("not_found"));
     return next();

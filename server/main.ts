@@ -14,6 +14,7 @@ import { systemClock, type Clock } from "../core/shared/clock.ts";
 import { loadSettings, SettingsError, type Settings } from "./settings.ts";
 import { createServices, type Services } from "./services.ts";
 import { createApp } from "./app.ts";
+import { startJobs } from "./jobs.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const BUILD_DIR = path.join(root, "build");
@@ -48,6 +49,7 @@ export async function main(env: Record<string, string | undefined> = process.env
   const services = await bootServices(settings);
   const { logger } = services;
   const app = createApp(services, { build: await loadBuild(), clientDir: path.join(BUILD_DIR, "client") });
+  const stopJobs = startJobs(services);
   const server = serve({ fetch: app.fetch, port: settings.PORT, hostname: settings.HOST }, (info) => {
     logger.info({ url: `http://${settings.HOST}:${info.port}`, database: services.database.kind }, "listening");
   });
@@ -65,6 +67,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     if ("closeIdleConnections" in server) server.closeIdleConnections();
     server.close(async () => {
       clearTimeout(force);
+      await stopJobs();
       await services.background.drain();
       services.mailer.close();
       await services.redis?.quit().catch(() => {});

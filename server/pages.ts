@@ -41,6 +41,10 @@ export function pageHandler(services: Services, build: ServerBuild) {
   const cache = new PageCache(settings.PAGE_CACHE_ENTRIES);
   catalog.onChange(() => cache.clear());
   const cacheControl = "no-cache";
+  // The reCAPTCHA widget loads Google's script and frame, only when a site key is set.
+  const cspExtra = settings.RECAPTCHA_SITE_KEY
+    ? { script: ["https://www.google.com/recaptcha/", "https://www.gstatic.com/recaptcha/"], frame: ["https://www.google.com/recaptcha/", "https://recaptcha.google.com/recaptcha/"] }
+    : {};
 
   /** Public pages that are the same for every guest of a locale and shopping area. */
   function isPublicPath(path: string): boolean {
@@ -53,7 +57,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
     const hashes = response.headers.get("X-Script-Hashes");
     if (hashes === null) return response;
     response.headers.delete("X-Script-Hashes");
-    response.headers.set("Content-Security-Policy", pageCsp(hashes ? hashes.split(" ") : []));
+    response.headers.set("Content-Security-Policy", pageCsp(hashes ? hashes.split(" ") : [], cspExtra));
     return response;
   }
 

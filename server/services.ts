@@ -12,6 +12,14 @@ import { createRateLimiter, postgresCounter, redisCounter, type RedisLike } from
 import { createAccounts } from "../core/accounts/index.ts";
 import { createRecaptcha } from "../core/accounts/recaptcha.ts";
 import { createBackground } from "../core/shared/background.ts";
+import { createLedger } from "../core/ledger/index.ts";
+import { createSubscriptions } from "../core/subscriptions/index.ts";
+import { createReferrals } from "../core/referrals/index.ts";
+import { createPayments, createPayPal, createDemoProvider } from "../core/payments/index.ts";
+import { createPurchases } from "../core/purchases/index.ts";
+import { createGifts } from "../core/gifts/index.ts";
+import { createStatistics } from "../core/statistics/index.ts";
+import { minorDigits } from "../core/shared/money.ts";
 import type { Settings } from "./settings.ts";
 
 export type Services = ReturnType<typeof createServices>;
@@ -53,5 +61,57 @@ export function createServices(deps: {
       registerIp: settings.RATE_REGISTER_IP,
     },
   });
-  return { ...deps, db, clock, background, catalog, sessions, limiter, notifications, mailer, recaptcha, accounts };
+  const currency = settings.SHOP_CURRENCY;
+  const ledger = createLedger({ db, currency });
+  const subscriptions = createSubscriptions({ db, clock, freezeMaxDays: settings.FREEZE_MAX_DAYS, freezeCooldownDays: settings.FREEZE_COOLDOWN_DAYS });
+  const referrals = createReferrals({ db, ledger, notifications, clock, percent: settings.REFERRAL_PERCENT, publicUrl: settings.PUBLIC_URL });
+  const provider =
+    settings.PAYPAL_CLIENT_ID && settings.PAYPAL_CLIENT_SECRET
+      ? createPayPal({
+          clientId: settings.PAYPAL_CLIENT_ID,
+          clientSecret: settings.PAYPAL_CLIENT_SECRET,
+          apiBase: settings.PAYPAL_API_BASE,
+          webhookId: settings.PAYPAL_WEBHOOK_ID,
+          timeoutMs: settings.PAYPAL_TIMEOUT_MS,
+        })
+      : createDemoProvider({ db, publicUrl: settings.PUBLIC_URL, digits: minorDigits(currency) });
+  const payments = createPayments({
+    db,
+    clock,
+    provider,
+    ledger,
+    subscriptions,
+    catalog,
+    referrals,
+    notifications,
+    publicUrl: settings.PUBLIC_URL,
+    currency,
+    topup: { min: settings.TOPUP_MIN, max: settings.TOPUP_MAX },
+    logger,
+  });
+  const purchases = createPurchases({ db, clock, catalog, ledger, subscriptions });
+  const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, mailer, background });
+  const statistics = createStatistics({ db });
+  return {
+    ...deps,
+    db,
+    clock,
+    background,
+    catalog,
+    sessions,
+    limiter,
+    notifications,
+    mailer,
+    recaptcha,
+    accounts,
+    ledger,
+    subscriptions,
+    referrals,
+    payments,
+    /** Present only when the built-in demo provider is in use. */
+    demoProvider: provider.name === "demo" ? (provider as ReturnType<typeof createDemoProvider>) : undefined,
+    purchases,
+    gifts,
+    statistics,
+  };
 }

@@ -75,6 +75,26 @@ export const SettingsSchema = z
     RATE_REGISTER_IP: rule("100/1h"),
     RATE_WRITE_USER: rule("60/1m"),
     RATE_WRITE_IP: rule("600/1m"),
+    PAYPAL_CLIENT_ID: optionalString,
+    PAYPAL_CLIENT_SECRET: optionalString,
+    PAYPAL_API_BASE: url.default("https://api-m.sandbox.paypal.com"),
+    PAYPAL_WEBHOOK_ID: optionalString,
+    PAYPAL_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(8000),
+    REFERRAL_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
+    FREEZE_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    FREEZE_COOLDOWN_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
+    TOPUP_MIN: z.coerce.number().int().min(1).default(100),
+    TOPUP_MAX: z.coerce.number().int().min(1).default(100_000),
+    JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  })
+  .superRefine((s, ctx) => {
+    if (Boolean(s.PAYPAL_CLIENT_ID) !== Boolean(s.PAYPAL_CLIENT_SECRET)) {
+      ctx.addIssue({ code: "custom", path: [s.PAYPAL_CLIENT_ID ? "PAYPAL_CLIENT_SECRET" : "PAYPAL_CLIENT_ID"], message: "PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET go together" });
+    }
+    if (s.NODE_ENV === "production" && !s.PAYPAL_CLIENT_ID) {
+      ctx.addIssue({ code: "custom", path: ["PAYPAL_CLIENT_ID"], message: "required in production (the demo payment provider is never used there)" });
+    }
+    if (s.TOPUP_MIN > s.TOPUP_MAX) ctx.addIssue({ code: "custom", path: ["TOPUP_MIN"], message: "must not exceed TOPUP_MAX" });
   })
   .transform((s) => {
     const publicUrl = s.PUBLIC_URL ?? `http://localhost:${s.PORT || 3000}`;
@@ -108,6 +128,8 @@ export function publicSettings(settings: Settings) {
     apiUrl: settings.PUBLIC_API_URL,
     currency: settings.SHOP_CURRENCY,
     recaptchaSiteKey: settings.RECAPTCHA_SITE_KEY,
+    topupMin: settings.TOPUP_MIN,
+    topupMax: settings.TOPUP_MAX,
   };
 }
 export type PublicSettings = ReturnType<typeof publicSettings>;

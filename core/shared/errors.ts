@@ -20,7 +20,8 @@ export type ErrorCode =
   | "email_taken"
   | "username_taken"
   | "recaptcha_failed"
-  | "two_fa_required";
+  | "two_fa_required"
+  | "payment_failed";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400,
@@ -42,6 +43,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   username_taken: 409,
   recaptcha_failed: 400,
   two_fa_required: 403,
+  payment_failed: 502,
 };
 
 /**

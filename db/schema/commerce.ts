@@ -35,6 +35,7 @@ export const subscriptions = pgTable(
     nextFrozeDate: timestamp("next_froze_date", { withTimezone: true }),
     unfrozenDate: timestamp("unfrozen_date", { withTimezone: true }),
     expiryNotifiedAt: timestamp("expiry_notified_at", { withTimezone: true }),
+    freezeCount: integer("freeze_count").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

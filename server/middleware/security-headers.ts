@@ -20,8 +20,8 @@ export function securityHeaders(options: { hsts: boolean }): MiddlewareHandler<H
 }
 
 /** The CSP of an HTML page whose inline scripts have these hashes. */
-export function pageCsp(scriptHashes: string[], extra: { connect?: string[] } = {}): string {
-  const scripts = ["'self'", ...scriptHashes.map((h) => `'sha256-${h}'`)].join(" ");
+export function pageCsp(scriptHashes: string[], extra: { connect?: string[]; script?: string[]; frame?: string[] } = {}): string {
+  const scripts = ["'self'", ...scriptHashes.map((h) => `'sha256-${h}'`), ...(extra.script ?? [])].join(" ");
   const connect = ["'self'", ...(extra.connect ?? [])].join(" ");
   return [
     "default-src 'self'",
@@ -31,6 +31,7 @@ export function pageCsp(scriptHashes: string[], extra: { connect?: string[] } = 
     "font-src 'self'",
     `connect-src ${connect}`,
     "form-action 'self'",
+    `frame-src ${extra.frame?.length ? extra.frame.join(" ") : "'none'"}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",
     "object-src 'none'",

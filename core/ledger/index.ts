@@ -1,0 +1,126 @@
+// The ledger: every change of a balance is one transaction row, written in the same database
+// transaction as the change itself. The balance moves by a single guarded UPDATE, so concurrent
+// spends serialise on the user's row and can never overdraw (the CHECK constraint backs it up).
+import { and, desc, eq, lt, sql } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { transactions, users, type ProductSnapshot, type TransactionType } from "../../db/schema/index.ts";
+import type { Product } from "../catalog/index.ts";
+import { DomainError } from "../shared/errors.ts";
+
+export type Entry = {
+  userId: number;
+  type: TransactionType;
+  /** Signed minor units added to the balance (negative spends); 0 for a product paid by provider. */
+  amount: number;
+  /** What was paid in this event, whatever the source. */
+  paid?: number;
+  source: "balance" | "paypal" | "demo" | "system";
+  products?: ProductSnapshot[];
+  /** Unique: an entry with a reference already booked is refused (a payment applies once). */
+  reference?: string;
+  status?: "completed" | "reversed";
+};
+
+export type TransactionView = {
+  id: number;
+  type: TransactionType;
+  amount: number;
+  paid: number;
+  currency: string;
+  status: string;
+  source: string;
+  created_at: string;
+  products: ProductSnapshot[];
+  product_id: number | null;
+  product: ProductSnapshot | null;
+};
+
+export function snapshot(product: Product): ProductSnapshot {
+  const { id, cheat_id, type, params, price, currency, title } = product;
+  return { id, cheat_id, type, params: { days: params.days }, price, currency, title };
+}
+
+export function toView(row: typeof transactions.$inferSelect): TransactionView {
+  const first = row.products[0] ?? null;
+  return {
+    id: row.id,
+    type: row.type,
+    amount: row.amount,
+    paid: row.paid,
+    currency: row.currency,
+    status: row.status,
+    source: row.source,
+    created_at: row.createdAt.toISOString(),
+    products: row.products,
+    product_id: first?.id ?? null,
+    product: first,
+  };
+}
+
+export type Ledger = ReturnType<typeof createLedger>;
+
+export function createLedger({ db, currency }: { db: Db; currency: string }) {
+  return {
+    /**
+     * Moves the balance and books the entry, inside the caller's transaction. Throws
+     * insufficient_balance when a spend would take the balance below zero.
+     */
+    async post(tx: Tx, entry: Entry, now: Date): Promise<{ balance: number; transaction: TransactionView }> {
+      const [user] = await tx
+        .update(users)
+        .set({ balance: sql`${users.balance} + ${entry.amount}`, updatedAt: now })
+        .where(and(eq(users.id, entry.userId), sql`${users.balance} + ${entry.amount} >= 0`))
+        .returning({ balance: users.balance });
+      if (!user) {
+        const exists = await tx.select({ id: users.id }).from(users).where(eq(users.id, entry.userId));
+        throw exists.length ? new DomainError("insufficient_balance") : new DomainError("not_found");
+      }
+      const [row] = await tx
+        .insert(transactions)
+        .values({
+          userId: entry.userId,
+          type: entry.type,
+          amount: entry.amount,
+          paid: entry.paid ?? Math.abs(entry.amount),
+          balanceAfter: user.balance,
+          currency,
+          status: entry.status ?? "completed",
+          source: entry.source,
+          products: entry.products ?? [],
+          reference: entry.reference,
+          createdAt: now,
+        })
+        .returning();
+      return { balance: user.balance, transaction: toView(row!) };
+    },
+
+    /** Whether an entry with this reference is booked already. */
+    async hasReference(tx: Db | Tx, reference: string): Promise<boolean> {
+      const rows = await tx.select({ id: transactions.id }).from(transactions).where(eq(transactions.reference, reference)).limit(1);
+      return rows.length > 0;
+    },
+
+    /**
+     * A page of the user's transactions, newest first. `skip` pages by offset (spec §7); `before`
+     * (an id) pages by key, which stays as fast on page 50 as on page 1. Both use the
+     * (user_id, id desc) index.
+     */
+    async list(userId: number, page: { limit: number; skip?: number; before?: number }): Promise<TransactionView[]> {
+      const where = page.before !== undefined ? and(eq(transactions.userId, userId), lt(transactions.id, page.before)) : eq(transactions.userId, userId);
+      const rows = await db
+        .select()
+        .from(transactions)
+        .where(where)
+        .orderBy(desc(transactions.id))
+        .limit(page.limit)
+        .offset(page.before !== undefined ? 0 : (page.skip ?? 0));
+      return rows.map(toView);
+    },
+
+    async balanceOf(userId: number): Promise<number> {
+      const [row] = await db.select({ balance: users.balance }).from(users).where(eq(users.id, userId));
+      if (!row) throw new DomainError("not_found");
+      return row.balance;
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// The built-in demo provider (never in production): the same flow as PayPal, but the buyer
+// "approves" on a page of ours marked demo, and nothing leaves the machine. Its orders live in
+// the shop's payment_orders table.
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { paymentOrders } from "../../db/schema/index.ts";
+import { sha256 } from "../shared/tokens.ts";
+import { toDecimal, ProviderError, type PaymentProvider } from "./provider.ts";
+
+export function createDemoProvider({ db, publicUrl, digits }: { db: Db; publicUrl: string; digits: number }): PaymentProvider & {
+  approve(orderId: string): Promise<boolean>;
+} {
+  async function find(orderId: string) {
+    const [order] = await db.select().from(paymentOrders).where(and(eq(paymentOrders.providerOrderId, orderId), eq(paymentOrders.provider, "demo")));
+    return order;
+  }
+  const captureOf = (order: NonNullable<Awaited<ReturnType<typeof find>>>, status: string) => ({
+    orderId: order.providerOrderId!,
+    status,
+    captureId: status === "COMPLETED" ? `DEMOCAP-${order.providerOrderId!.slice(5)}` : undefined,
+    amount: { value: toDecimal(order.amount, digits), currency: order.currency },
+    referenceId: String(order.id),
+  });
+  return {
+    name: "demo",
+    async createOrder(input) {
+      // The same request id gives the same order, as PayPal-Request-Id does.
+      const id = `DEMO-${sha256(input.requestId).slice(0, 17).toUpperCase()}`;
+      return { id, status: "CREATED", approveUrl: `${publicUrl}/payment/demo?order=${id}` };
+    },
+    async captureOrder(orderId) {
+      const order = await find(orderId);
+      if (!order) throw new ProviderError("demo order not found", 404, "RESOURCE_NOT_FOUND");
+      if (order.status === "created") throw new ProviderError("demo order not approved", 422, "ORDER_NOT_APPROVED");
+      return captureOf(order, "COMPLETED");
+    },
+    async getOrder(orderId) {
+      const order = await find(orderId);
+      if (!order) throw new ProviderError("demo order not found", 404, "RESOURCE_NOT_FOUND");
+      return captureOf(order, order.status === "created" ? "CREATED" : order.status === "approved" ? "APPROVED" : "COMPLETED");
+    },
+    async verifyWebhook() {
+      return false; // the demo provider sends no webhooks
+    },
+    async approve(orderId) {
+      const rows = await db
+        .update(paymentOrders)
+        .set({ status: "approved" })
+        .where(and(eq(paymentOrders.providerOrderId, orderId), eq(paymentOrders.provider, "demo"), inArray(paymentOrders.status, ["created"])))
+        .returning({ id: paymentOrders.id });
+      return rows.length === 1;
+    },
+  };
+}

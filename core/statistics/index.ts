@@ -1,0 +1,63 @@
+// Statistics of a user (decisions §3): per cheat, and of all their transactions by month.
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { subscriptions, transactions } from "../../db/schema/index.ts";
+
+export type Statistics = ReturnType<typeof createStatistics>;
+
+export function createStatistics({ db }: { db: Db }) {
+  return {
+    async forCheat(userId: number, cheatId: number) {
+      // Purchases (from balance or by provider) of this cheat's products.
+      const [totals] = await db
+        .select({
+          purchases: sql<string>`count(*)`,
+          days: sql<string>`coalesce(sum((${transactions.products}->0->'params'->>'days')::int), 0)`,
+          spent: sql<string>`coalesce(sum(${transactions.paid}), 0)`,
+        })
+        .from(transactions)
+        .where(
+          and(
+            eq(transactions.userId, userId),
+            eq(transactions.type, "purchase"),
+            sql`(${transactions.products}->0->>'cheat_id')::int = ${cheatId}`,
+          ),
+        );
+      const [sub] = await db
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.userId, userId), eq(subscriptions.cheatId, cheatId)));
+      return {
+        cheat_id: cheatId,
+        total_days: Number(totals?.days ?? 0),
+        total_spent: Number(totals?.spent ?? 0),
+        purchases: Number(totals?.purchases ?? 0),
+        freezes: sub?.freezeCount ?? 0,
+        active_since: sub?.createdAt.toISOString() ?? null,
+        expires_at: sub?.expiresAt.toISOString() ?? null,
+      };
+    },
+
+    async transactions(userId: number) {
+      const spentTypes = sql`${transactions.type} in ('purchase', 'gift')`;
+      const rows = await db
+        .select({
+          month: sql<string>`to_char(${transactions.createdAt} at time zone 'UTC', 'YYYY-MM')`,
+          count: sql<string>`count(*)`,
+          spent: sql<string>`coalesce(sum(case when ${spentTypes} then ${transactions.paid} else 0 end), 0)`,
+          toppedUp: sql<string>`coalesce(sum(case when ${transactions.type} = 'topup' then ${transactions.paid} else 0 end), 0)`,
+        })
+        .from(transactions)
+        .where(eq(transactions.userId, userId))
+        .groupBy(sql`1`)
+        .orderBy(sql`1 desc`);
+      const byMonth = rows.map((r) => ({ month: r.month, spent: Number(r.spent), topped_up: Number(r.toppedUp) }));
+      return {
+        count: rows.reduce((n, r) => n + Number(r.count), 0),
+        total_spent: byMonth.reduce((n, r) => n + r.spent, 0),
+        total_topped_up: byMonth.reduce((n, r) => n + r.topped_up, 0),
+        by_month: byMonth,
+      };
+    },
+  };
+}

@@ -1,0 +1,235 @@
+// Subscriptions: one per user and cheat (spec §3–4, decisions §4). Buying days extends a live
+// subscription and restarts an expired one; freezing keeps the remaining time to the second;
+// unfreezing (by the user, or by itself after FREEZE_MAX_DAYS) sets expires_at = now + that time.
+// Every change locks the subscription's row, so parallel freezes or unfreezes act once.
+import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import type { Db, Tx } from "../../db/client.ts";
+import { subscriptions } from "../../db/schema/index.ts";
+import type { Clock } from "../shared/clock.ts";
+import { DomainError } from "../shared/errors.ts";
+
+const DAY_MS = 86_400_000;
+
+type Row = typeof subscriptions.$inferSelect;
+
+export type SubscriptionState = "active" | "frozen" | "expired";
+
+/** Why a freeze is refused; `null` when it is allowed. */
+export type FreezeBlock = "missing" | "expired" | "frozen" | "cooldown" | null;
+
+export type SubscriptionView = {
+  cheat_id: number;
+  expires_at: string;
+  /** Seconds left while frozen, else 0. */
+  frozen_length: number;
+  next_froze_date: string | null;
+  unfrozen_date: string | null;
+  frozen_at: string | null;
+  state: SubscriptionState;
+  /** Seconds of subscription time left (while frozen: what the freeze keeps). */
+  remaining_seconds: number;
+  can_freeze: boolean;
+  freeze_block: FreezeBlock;
+  /** When a running freeze ends by itself. */
+  freeze_ends_at: string | null;
+};
+
+export type Subscriptions = ReturnType<typeof createSubscriptions>;
+
+export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays: number; freezeCooldownDays: number }) {
+  const { db, clock, freezeMaxDays, freezeCooldownDays } = deps;
+
+  function stateOf(row: Row, now: Date): SubscriptionState {
+    if (row.frozenLength > 0) return "frozen"; // a frozen subscription never reads as expired
+    return row.expiresAt.getTime() > now.getTime() ? "active" : "expired";
+  }
+
+  function freezeBlock(row: Row | undefined, now: Date): FreezeBlock {
+    if (!row) return "missing";
+    const state = stateOf(row, now);
+    if (state === "frozen") return "frozen";
+    if (state === "expired") return "expired";
+    if (row.nextFrozeDate && row.nextFrozeDate.getTime() > now.getTime()) return "cooldown";
+    return null;
+  }
+
+  function view(row: Row, now = clock.now()): SubscriptionView {
+    const state = stateOf(row, now);
+    const block = freezeBlock(row, now);
+    return {
+      cheat_id: row.cheatId,
+      expires_at: row.expiresAt.toISOString(),
+      frozen_length: row.frozenLength,
+      next_froze_date: row.nextFrozeDate?.toISOString() ?? null,
+      unfrozen_date: row.unfrozenDate?.toISOString() ?? null,
+      frozen_at: row.frozenAt?.toISOString() ?? null,
+      state,
+      remaining_seconds: state === "frozen" ? row.frozenLength : Math.max(0, Math.floor((row.expiresAt.getTime() - now.getTime()) / 1000)),
+      can_freeze: block === null,
+      freeze_block: block,
+      freeze_ends_at: row.frozenAt ? new Date(row.frozenAt.getTime() + freezeMaxDays * DAY_MS).toISOString() : null,
+    };
+  }
+
+  async function rowsOf(userId: number, tx: Db | Tx = db): Promise<Row[]> {
+    return tx.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(asc(subscriptions.cheatId));
+  }
+
+  async function lockRow(tx: Tx, userId: number, cheatId: number): Promise<Row | undefined> {
+    const rows = await tx
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.cheatId, cheatId)))
+      .for("update");
+    return rows[0];
+  }
+
+  /** The unfreeze of a row, as of `at` (the user's click, or the scheduled end of a freeze). */
+  function unfrozenValues(row: Row, at: Date) {
+    return {
+      expiresAt: new Date(at.getTime() + row.frozenLength * 1000),
+      frozenLength: 0,
+      frozenAt: null,
+      unfrozenDate: at,
+      nextFrozeDate: new Date(at.getTime() + freezeCooldownDays * DAY_MS),
+      updatedAt: clock.now(),
+    };
+  }
+
+  return {
+    view,
+
+    async list(userId: number, tx: Db | Tx = db): Promise<SubscriptionView[]> {
+      const now = clock.now();
+      return (await rowsOf(userId, tx)).map((row) => view(row, now));
+    },
+
+    /**
+     * Adds days inside the caller's transaction, in one statement: a live subscription is
+     * extended, a frozen one keeps the days in its freeze, an expired or missing one starts now.
+     */
+    async grantDays(tx: Tx, userId: number, cheatId: number, days: number): Promise<void> {
+      if (!Number.isInteger(days) || days <= 0) throw new DomainError("validation_failed");
+      const now = clock.now();
+      const seconds = days * 86_400;
+      const nowIso = now.toISOString();
+      await tx
+        .insert(subscriptions)
+        .values({ userId, cheatId, expiresAt: new Date(now.getTime() + seconds * 1000), createdAt: now, updatedAt: now })
+        .onConflictDoUpdate({
+          target: [subscriptions.userId, subscriptions.cheatId],
+          set: {
+            frozenLength: sql`case when ${subscriptions.frozenLength} > 0 then ${subscriptions.frozenLength} + ${seconds} else 0 end`,
+            expiresAt: sql`case
+              when ${subscriptions.frozenLength} > 0 then ${subscriptions.expiresAt}
+              when ${subscriptions.expiresAt} > ${nowIso}::timestamptz then ${subscriptions.expiresAt} + make_interval(secs => ${seconds})
+              else ${nowIso}::timestamptz + make_interval(secs => ${seconds}) end`,
+            expiryNotifiedAt: null,
+            updatedAt: now,
+          },
+        });
+    },
+
+    /**
+     * Removes up to `days` of time (a refunded purchase), never below "now"; inside the caller's
+     * transaction. Returns the seconds actually removed.
+     */
+    async revokeDays(tx: Tx, userId: number, cheatId: number, days: number): Promise<number> {
+      const row = await lockRow(tx, userId, cheatId);
+      if (!row) return 0;
+      const now = clock.now();
+      const wanted = days * 86_400;
+      if (row.frozenLength > 0) {
+        const removed = Math.min(wanted, row.frozenLength);
+        const left = row.frozenLength - removed;
+        await tx
+          .update(subscriptions)
+          .set(left > 0 ? { frozenLength: left, updatedAt: now } : { frozenLength: 0, frozenAt: null, expiresAt: now, updatedAt: now })
+          .where(eq(subscriptions.id, row.id));
+        return removed;
+      }
+      const left = Math.max(0, Math.floor((row.expiresAt.getTime() - now.getTime()) / 1000));
+      const removed = Math.min(wanted, left);
+      await tx
+        .update(subscriptions)
+        .set({ expiresAt: new Date(row.expiresAt.getTime() - removed * 1000), updatedAt: now })
+        .where(eq(subscriptions.id, row.id));
+      return removed;
+    },
+
+    async freeze(userId: number, cheatId: number): Promise<SubscriptionView[]> {
+      return db.transaction(async (tx) => {
+        const now = clock.now();
+        const row = await lockRow(tx, userId, cheatId);
+        const block = freezeBlock(row, now);
+        if (block) throw new DomainError("freeze_not_allowed", `subscription.block.${block}`);
+        const seconds = Math.floor((row!.expiresAt.getTime() - now.getTime()) / 1000);
+        if (seconds <= 0) throw new DomainError("freeze_not_allowed", "subscription.block.expired");
+        await tx
+          .update(subscriptions)
+          .set({ frozenLength: seconds, frozenAt: now, freezeCount: sql`${subscriptions.freezeCount} + 1`, updatedAt: now })
+          .where(eq(subscriptions.id, row!.id));
+        return (await rowsOf(userId, tx)).map((r) => view(r, now));
+      });
+    },
+
+    async unfreeze(userId: number, cheatId: number): Promise<SubscriptionView[]> {
+      return db.transaction(async (tx) => {
+        const now = clock.now();
+        const row = await lockRow(tx, userId, cheatId);
+        if (!row || row.frozenLength === 0) throw new DomainError("conflict", "subscription.notFrozen");
+        await tx.update(subscriptions).set(unfrozenValues(row, now)).where(eq(subscriptions.id, row.id));
+        return (await rowsOf(userId, tx)).map((r) => view(r, now));
+      });
+    },
+
+    /**
+     * Ends freezes older than FREEZE_MAX_DAYS, as of their scheduled end (so a late run loses no
+     * time). Safe with several processes: rows are claimed with SKIP LOCKED.
+     */
+    async endLongFreezes(limit = 100): Promise<{ userId: number; cheatId: number }[]> {
+      const cutoff = new Date(clock.now().getTime() - freezeMaxDays * DAY_MS);
+      return db.transaction(async (tx) => {
+        const due = await tx
+          .select()
+          .from(subscriptions)
+          .where(and(gt(subscriptions.frozenLength, 0), isNotNull(subscriptions.frozenAt), lte(subscriptions.frozenAt, cutoff)))
+          .limit(limit)
+          .for("update", { skipLocked: true });
+        for (const row of due) {
+          const end = new Date(row.frozenAt!.getTime() + freezeMaxDays * DAY_MS);
+          await tx.update(subscriptions).set(unfrozenValues(row, end)).where(eq(subscriptions.id, row.id));
+        }
+        return due.map((row) => ({ userId: row.userId, cheatId: row.cheatId }));
+      });
+    },
+
+    /**
+     * Subscriptions that end within three days and were not told so for this expiry yet; each is
+     * marked notified in the same transaction (SKIP LOCKED: one process takes each row).
+     */
+    async claimExpiring(limit = 100): Promise<{ userId: number; cheatId: number; expiresAt: Date }[]> {
+      const now = clock.now();
+      const horizon = new Date(now.getTime() + 3 * DAY_MS);
+      return db.transaction(async (tx) => {
+        const due = await tx
+          .select()
+          .from(subscriptions)
+          .where(
+            and(
+              eq(subscriptions.frozenLength, 0),
+              gt(subscriptions.expiresAt, now),
+              lte(subscriptions.expiresAt, horizon),
+              or(isNull(subscriptions.expiryNotifiedAt), sql`${subscriptions.expiryNotifiedAt} < ${subscriptions.expiresAt} - interval '3 days'`),
+            ),
+          )
+          .limit(limit)
+          .for("update", { skipLocked: true });
+        for (const row of due) {
+          await tx.update(subscriptions).set({ expiryNotifiedAt: now }).where(eq(subscriptions.id, row.id));
+        }
+        return due.map((row) => ({ userId: row.userId, cheatId: row.cheatId, expiresAt: row.expiresAt }));
+      });
+    },
+  };
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "subscriptions" ADD COLUMN "freeze_count" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,46 @@
+// Background work of the server process: freezes that reached FREEZE_MAX_DAYS end, subscriptions
+// about to expire are announced (notification and mail), old idempotency keys go. Several
+// processes may run it at once: the claims use SKIP LOCKED, so each row is handled once.
+import { inArray, lt } from "drizzle-orm";
+import { idempotencyKeys, users } from "../db/schema/index.ts";
+import type { Locale } from "../i18n/locales.ts";
+import type { Services } from "./services.ts";
+
+export async function runJobsOnce(services: Services): Promise<{ unfrozen: number; notified: number }> {
+  const { subscriptions, notifications, mailer, catalog, clock, db } = services;
+  const unfrozen = await subscriptions.endLongFreezes();
+  for (const { userId, cheatId } of unfrozen) {
+    await notifications.create(userId, "freeze_ended", { game: catalog.cheatById(cheatId)?.name ?? String(cheatId) });
+  }
+  const expiring = await subscriptions.claimExpiring();
+  if (expiring.length > 0) {
+    const owners = await db.select({ id: users.id, email: users.email, locale: users.locale }).from(users).where(inArray(users.id, expiring.map((e) => e.userId)));
+    for (const item of expiring) {
+      const game = catalog.cheatById(item.cheatId)?.name ?? String(item.cheatId);
+      await notifications.create(item.userId, "subscription_expiring", { game, date: item.expiresAt.toISOString() });
+      const owner = owners.find((o) => o.id === item.userId);
+      if (owner) {
+        await mailer
+          .send({ to: owner.email, locale: owner.locale as Locale, template: "subscription_expiring", params: { game, date: item.expiresAt } })
+          .catch((err: unknown) => services.logger.error({ err }, "expiry mail failed"));
+      }
+    }
+  }
+  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - 24 * 3600_000)));
+  return { unfrozen: unfrozen.length, notified: expiring.length };
+}
+
+/** Runs the jobs every JOBS_INTERVAL_SECONDS (0: never); returns a stop function. */
+export function startJobs(services: Services): () => Promise<void> {
+  const seconds = services.settings.JOBS_INTERVAL_SECONDS;
+  if (seconds === 0) return async () => {};
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = runJobsOnce(services).catch((err: unknown) => services.logger.error({ err }, "background jobs failed"));
+  }, seconds * 1000);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
