@@ -30,9 +30,11 @@ export default defineConfig({
           name: "browser",
           include: ["e2e/**/*.test.ts"],
           globalSetup: ["e2e/fixtures/global-setup.ts"],
-          testTimeout: 60_000,
+          testTimeout: 90_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // Pages answer in milliseconds, but CI's two cores may be busy with the server itself.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

@@ -7,14 +7,14 @@ export function NotFoundScreen({ message }: { message?: string }) {
   const t = useT();
   const href = useHref();
   return (
-    <main className="error-screen">
+    // The error's message ("Page Not Found: {path}", spec §2) is for tools and logs, not for reading.
+    <main className="error-screen" data-error-message={message}>
       <Logo />
       <p className="error-code" aria-hidden="true">404</p>
       <h1>{t("notFound.title")}</h1>
       <p className="muted">
         {t("notFound.subtitle")} <a href={href("/")}>{t("notFound.link")}</a>.
       </p>
-      {message && <code className="error-detail">{message}</code>}
     </main>
   );
 }

@@ -51,7 +51,8 @@ export function LanguageSwitcher() {
   const { path } = useRootData();
   return (
     <details className="lang-switcher">
-      <summary aria-label={t("lang.label")}>
+      {/* The name includes the visible code ("RU"), so voice control users can say what they see. */}
+      <summary aria-label={`${t("lang.label")}: ${locale.toUpperCase()}`}>
         <Icon name="globe" size={16} />
         <span>{locale.toUpperCase()}</span>
       </summary>
