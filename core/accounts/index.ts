@@ -178,6 +178,21 @@ export function createAccounts(deps: {
     ip: `login:ip:${ip}`,
   });
 
+  /**
+   * Counts a sign-in attempt against both limits before the secret is checked, refusing it past
+   * either; the caller gives it back when it was no failure. Counting first (rather than checking,
+   * then counting failures) keeps parallel requests from all slipping under the limit.
+   */
+  async function reserveAttempt(keys: { account: string; ip: string }) {
+    await limiter.consume(keys.ip, limits.loginIp);
+    try {
+      await limiter.consume(keys.account, limits.loginAccount);
+    } catch (error) {
+      await limiter.release(keys.ip);
+      throw error;
+    }
+  }
+
   const newReferralCode = () => randomString(8, REFERRAL_ALPHABET);
 
   /** Finds the live one-time code of a purpose for a user, spending one try on it atomically. */
@@ -256,18 +271,16 @@ export function createAccounts(deps: {
       await requireRecaptcha(input.recaptchaToken, meta.ip);
       const user = await findByLogin(input.login);
       const keys = loginKeys(meta.ip, user, input.login);
-      await limiter.check(keys.ip, limits.loginIp);
-      await limiter.check(keys.account, limits.loginAccount);
+      await reserveAttempt(keys);
       // Unknown accounts cost the same Argon2 verification as known ones.
       dummyHash ??= hashPassword(randomToken());
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
-      if (!user || !ok) {
-        await Promise.all([limiter.count(keys.ip, limits.loginIp), limiter.count(keys.account, limits.loginAccount)]);
-        throw new DomainError("invalid_credentials");
-      }
+      if (!user || !ok) throw new DomainError("invalid_credentials");
+      await limiter.release(keys.ip);
       // Only a complete sign-in resets the account counter: with 2FA that is confirmTwoFa, or a
       // known password would buy unlimited guesses at the second factor.
-      if (!user.twoFaEnabled) await limiter.reset(keys.account);
+      if (user.twoFaEnabled) await limiter.release(keys.account);
+      else await limiter.reset(keys.account);
       await db
         .update(users)
         .set({ locale: meta.locale, visitorId: input.t ?? user.visitorId })
@@ -283,12 +296,9 @@ export function createAccounts(deps: {
     async confirmTwoFa(pre2faSessionId: number, userId: number, code: string, meta: RequestMeta) {
       const user = await getUser(userId);
       const keys = loginKeys(meta.ip, user, "");
-      await limiter.check(keys.ip, limits.loginIp);
-      await limiter.check(keys.account, limits.loginAccount);
-      if (!(await useSecondFactor(user, code))) {
-        await Promise.all([limiter.count(keys.ip, limits.loginIp), limiter.count(keys.account, limits.loginAccount)]);
-        throw new DomainError("invalid_code", "errors.invalid_two_fa_code");
-      }
+      await reserveAttempt(keys);
+      if (!(await useSecondFactor(user, code))) throw new DomainError("invalid_code", "errors.invalid_two_fa_code");
+      await limiter.release(keys.ip);
       await limiter.reset(keys.account);
       await sessions.revoke(pre2faSessionId);
       const { token } = await sessions.create(user.id, "full", meta);
@@ -316,11 +326,9 @@ export function createAccounts(deps: {
         const code = sixDigitCode();
         const now = clock.now();
         await db.transaction(async (tx) => {
-          // A newer code kills the older ones.
-          await tx
-            .update(oneTimeCodes)
-            .set({ usedAt: now })
-            .where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, "password_reset"), isNull(oneTimeCodes.usedAt)));
+          // A newer code kills the older ones. They are deleted, not kept as used: six digits
+          // repeat, and (purpose, code_hash) is unique, so a kept row would refuse a repeated code.
+          await tx.delete(oneTimeCodes).where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, "password_reset")));
           await tx.insert(oneTimeCodes).values({
             userId: user.id,
             purpose: "password_reset",
@@ -360,11 +368,12 @@ export function createAccounts(deps: {
     async changePassword(userId: number, sessionId: number, input: z.infer<typeof ChangePasswordSchema>, meta: RequestMeta) {
       const user = await getUser(userId);
       const key = `login:user:${user.id}`;
-      await limiter.check(key, limits.loginAccount);
+      // Counted before the check (see reserveAttempt), given back when the password is right.
+      await limiter.consume(key, limits.loginAccount);
       if (!(await verifyPassword(user.passwordHash, input.old_password))) {
-        await limiter.count(key, limits.loginAccount);
         throw new DomainError("validation_failed", "errors.validation_failed", { fields: { old_password: "validation.password_wrong" } });
       }
+      await limiter.release(key);
       refuseCommon(input.new_password, "new_password");
       const passwordHash = await hashPassword(input.new_password);
       const token = await db.transaction(async (tx) => {
@@ -457,14 +466,15 @@ export function createAccounts(deps: {
       const user = await getUser(userId);
       if (!user.twoFaEnabled) throw new DomainError("conflict", "errors.two_fa_already_off");
       const key = `login:user:${user.id}`;
-      await limiter.check(key, limits.loginAccount);
+      // Counted before the check (see reserveAttempt), given back when both are right.
+      await limiter.consume(key, limits.loginAccount);
       const passwordOk = await verifyPassword(user.passwordHash, input.password);
       if (!passwordOk || !(await useSecondFactor(user, input.code))) {
-        await limiter.count(key, limits.loginAccount);
         throw new DomainError("validation_failed", "errors.validation_failed", {
           fields: passwordOk ? { code: "validation.code_wrong" } : { password: "validation.password_wrong" },
         });
       }
+      await limiter.release(key);
       await db.transaction(async (tx) => {
         await tx.update(users).set({ twoFaEnabled: false, twoFaSecret: null, twoFaLastStep: null, updatedAt: clock.now() }).where(eq(users.id, user.id));
         await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));

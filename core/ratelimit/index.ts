@@ -1,6 +1,6 @@
 // Fixed-window counters for rate limits (decisions §2). They live in PostgreSQL, or in Redis when
 // several app processes should share them without a database round trip.
-import { sql } from "drizzle-orm";
+import { and, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { rateLimits } from "../../db/schema/index.ts";
 import type { Clock } from "../shared/clock.ts";
@@ -14,6 +14,8 @@ export type Counter = {
   /** The count in the current window without counting. */
   peek(key: string): Promise<{ count: number; resetAt: number }>;
   reset(key: string): Promise<void>;
+  /** Takes one event back out of the current window (never below 0; nothing once it has ended). */
+  release(key: string): Promise<void>;
 };
 
 export function postgresCounter(db: Db, clock: Clock): Counter {
@@ -46,6 +48,12 @@ export function postgresCounter(db: Db, clock: Clock): Counter {
     async reset(key) {
       await db.delete(rateLimits).where(sql`${rateLimits.key} = ${key}`);
     },
+    async release(key) {
+      await db
+        .update(rateLimits)
+        .set({ count: sql`${rateLimits.count} - 1` })
+        .where(and(sql`${rateLimits.key} = ${key}`, gt(rateLimits.count, 0), gt(rateLimits.resetAt, clock.now())));
+    },
   };
 }
 
@@ -65,6 +73,11 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
 
+const DECR_IF_POSITIVE = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 /** Redis counters. Windows follow Redis's own clock (the injected clock does not apply). */
 export function redisCounter(redis: RedisLike, prefix = "shop:rl:"): Counter {
   return {
@@ -78,6 +91,9 @@ export function redisCounter(redis: RedisLike, prefix = "shop:rl:"): Counter {
     },
     async reset(key) {
       await redis.del(prefix + key);
+    },
+    async release(key) {
+      await redis.eval(DECR_IF_POSITIVE, 1, prefix + key);
     },
   };
 }
@@ -108,5 +124,7 @@ export function createRateLimiter(counter: Counter, clock: Clock) {
     /** Counts an event and tells the count so far in the window, refusing nothing. */
     countAndRead: (key: string, rule: Rule) => counter.hit(key, rule.windowSeconds),
     reset: (key: string) => counter.reset(key),
+    /** Gives back an event counted by consume, e.g. an attempt that turned out not to be a failure. */
+    release: (key: string) => counter.release(key),
   };
 }

@@ -21,12 +21,15 @@ function issueKey(issue: z.core.$ZodIssue): string {
 }
 
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const parsed = schema.safeParse(input);
+  // reportInput: issueKey tells a missing value (required) from one of the wrong type by it.
+  const parsed = schema.safeParse(input, { reportInput: true });
   if (parsed.success) return parsed.data;
   const fields: Record<string, string> = {};
   for (const issue of parsed.error.issues) {
     const field = issue.path.map(String).join(".") || "body";
-    fields[field] ??= issue.message.startsWith("validation.") ? issue.message : issueKey(issue);
+    // A schema's "required" message is for a missing value; a value of the wrong type says so.
+    const own = issue.message.startsWith("validation.") && !(issue.code === "invalid_type" && issue.message === "validation.required");
+    fields[field] ??= own ? issue.message : issueKey(issue);
   }
   throw new DomainError("validation_failed", "errors.validation_failed", { fields });
 }

@@ -1,0 +1,352 @@
+// The signed-in calls of the accounts API (spec §7, decisions §3–4): logout, user/me,
+// frontend/data, changePassword, changeEmail (confirmed by a mailed link), email-preferences,
+// user/notification and sso/ticket.
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { users } from "../../db/schema/index.ts";
+import {
+  ORIGIN,
+  PASSWORD,
+  linksIn,
+  login,
+  mailsTo,
+  meStatus,
+  message,
+  registerUser,
+  setCookie,
+  uniqueEmail,
+  uniqueUsername,
+  useAccountsShop,
+  type Reply,
+} from "./accounts-kit.ts";
+
+const shop = useAccountsShop({ mail: true });
+
+const post = (path: string, token: string, json?: unknown, lang?: string) => shop.call("POST", path, { token, json: json ?? {}, lang });
+const get = (path: string, token: string, lang?: string) => shop.call("GET", path, { token, lang });
+
+/** Every key of a JSON value, at any depth. */
+function keysOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(keysOf);
+  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => [k, ...keysOf(v)]);
+  return [];
+}
+
+function expectNoSecrets(reply: Reply) {
+  const keys = keysOf(reply.body);
+  expect(keys.length).toBeGreaterThan(0);
+  expect(keys.filter((k) => /hash|secret|password|recovery/i.test(k))).toEqual([]);
+  expect(reply.text).not.toContain("$argon2");
+}
+
+describe("user/me and frontend/data", () => {
+  it("user/me shows the user's own fields and nothing secret", async () => {
+    const username = uniqueUsername("me");
+    const user = await registerUser(shop, { username });
+    const reply = await get("/v2/web/user/me", user.token);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("cache-control")).toBe("no-store");
+    expect(Object.keys(reply.body.user).sort()).toEqual(
+      ["balance", "created_at", "currency", "email", "id", "pending_email", "referral_code", "two_fa_enabled", "username"].sort(),
+    );
+    expect(reply.body.user).toMatchObject({ id: user.id, email: user.email, username, balance: 0, currency: "USD", two_fa_enabled: false, pending_email: null });
+    expect(new Date(reply.body.user.created_at).toISOString()).toBe(reply.body.user.created_at);
+    expectNoSecrets(reply);
+  });
+
+  it("frontend/data signed in carries the user with transactions, email_preferences and access_token", async () => {
+    const user = await registerUser(shop);
+    // Turn 2FA setup on so that a secret exists in the row: it must not show.
+    await post("/v2/web/user/2fa/enable", user.token);
+    const reply = await get("/v2/web/frontend/data", user.token);
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("cache-control")).toBe("no-store");
+    expect(reply.body).toMatchObject({
+      status: true,
+      access_token: user.token,
+      user: { id: user.id, email: user.email, transactions: [] },
+      email_preferences: { allow_marketing: true, allow_security: true },
+      shopping_area: "global",
+      subscriptions: [],
+    });
+    expect(reply.body.cheats.length).toBeGreaterThan(0);
+    expect(reply.body.products.length).toBeGreaterThan(0);
+    expectNoSecrets(reply);
+    const [row] = await shop.services.db.select().from(users).where(eq(users.id, user.id));
+    expect(row!.twoFaSecret).toBeTruthy();
+    expect(reply.text).not.toContain(row!.twoFaSecret!);
+    expect(reply.text).not.toContain(row!.passwordHash);
+
+    // By the cookie alone, too; a dead token is a guest.
+    const byCookie = await shop.call("GET", "/v2/web/frontend/data", { cookie: `access_token=${user.token}` });
+    expect(byCookie.body.user.id).toBe(user.id);
+    const guest = await shop.call("GET", "/v2/web/frontend/data", { token: "x".repeat(43) });
+    expect(guest.body).toMatchObject({ access_token: null, user: null, email_preferences: null });
+  });
+});
+
+describe("logout", () => {
+  it("ends the session server-side and clears the cookie; other sessions live on", async () => {
+    const user = await registerUser(shop);
+    const other = (await login(shop, user.email, user.password)).body.token as string;
+    const reply = await post("/v2/web/logout", user.token);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ status: true });
+    expect(setCookie(reply, "access_token")).toMatch(/^access_token=; Max-Age=0; Path=\/; SameSite=Lax; HttpOnly/);
+    expect(await meStatus(shop, user.token)).toBe(401);
+    const again = await post("/v2/web/logout", user.token);
+    expect(again.status).toBe(401);
+    expect(again.body.code).toBe("unauthenticated");
+    expect(await meStatus(shop, other)).toBe(200);
+  });
+
+  it("works with the cookie from our own origin", async () => {
+    const user = await registerUser(shop);
+    const reply = await shop.call("POST", "/v2/web/logout", { cookie: `access_token=${user.token}`, headers: { origin: ORIGIN } });
+    expect(reply.status).toBe(200);
+    expect(setCookie(reply, "access_token")).toContain("Max-Age=0");
+    expect(await meStatus(shop, user.token)).toBe(401);
+  });
+});
+
+describe("changePassword", () => {
+  it("refuses a wrong old password with errors.old_password and changes nothing", async () => {
+    const user = await registerUser(shop);
+    const reply = await post("/v2/web/user/changePassword", user.token, { old_password: "Not-My-Password-1", new_password: "Fresh-Orchid-55" });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ status: false, code: "validation_failed" });
+    expect(reply.body.errors).toEqual({ old_password: message(shop, "en", "validation.password_wrong") });
+    expect(await meStatus(shop, user.token)).toBe(200);
+    expect((await login(shop, user.email, user.password)).status).toBe(200);
+  });
+
+  it("refuses a common, short or missing new password", async () => {
+    const user = await registerUser(shop);
+    const common = await post("/v2/web/user/changePassword", user.token, { old_password: user.password, new_password: "qwertyuiop" });
+    expect(common.status).toBe(400);
+    expect(common.body.errors).toEqual({ new_password: message(shop, "en", "validation.password_common") });
+    const short = await post("/v2/web/user/changePassword", user.token, { old_password: user.password, new_password: "abc" });
+    expect(short.body.errors).toEqual({ new_password: message(shop, "en", "validation.password_short") });
+    const missing = await post("/v2/web/user/changePassword", user.token, {});
+    expect(Object.keys(missing.body.errors).sort()).toEqual(["new_password", "old_password"]);
+    const typed = await post("/v2/web/user/changePassword", user.token, { old_password: 1, new_password: ["Fresh-Orchid-55"] });
+    expect(typed.status).toBe(400);
+    expect(Object.keys(typed.body.errors).sort()).toEqual(["new_password", "old_password"]);
+    expect((await login(shop, user.email, user.password)).status).toBe(200);
+  });
+
+  it("returns a new token; the old token and every other session die; the new password signs in", async () => {
+    const user = await registerUser(shop);
+    const other = (await login(shop, user.email, user.password)).body.token as string;
+    const reply = await post("/v2/web/user/changePassword", user.token, { old_password: user.password, new_password: "Fresh-Orchid-55" });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body).toEqual({ status: true, token: expect.any(String) });
+    expect(setCookie(reply, "access_token")).toContain(`access_token=${reply.body.token};`);
+    expect(await meStatus(shop, reply.body.token)).toBe(200);
+    expect(await meStatus(shop, user.token)).toBe(401);
+    expect(await meStatus(shop, other)).toBe(401);
+    expect((await login(shop, user.email, user.password)).status).toBe(401);
+    expect((await login(shop, user.email, "Fresh-Orchid-55")).status).toBe(200);
+    // A security notice by mail and as a notification.
+    expect(mailsTo(shop.smtp, user.email).map((m) => m.subject)).toContain(message(shop, "en", "mail.password_changed.subject"));
+    const notes = await get("/v2/web/user/notification", reply.body.token);
+    expect(notes.body.notifications[0].type).toBe("password_changed");
+  });
+});
+
+describe("changeEmail", () => {
+  it("keeps the address until the mailed link is confirmed, then tells the old address and notifies the user", async () => {
+    const user = await registerUser(shop, { lang: "en" });
+    // An earlier notification, to show the order (newest first).
+    const changed = await post("/v2/web/user/changePassword", user.token, { old_password: user.password, new_password: "Fresh-Orchid-55" });
+    const token = changed.body.token as string;
+    const newEmail = uniqueEmail("moved");
+
+    const reply = await post("/v2/web/user/changeEmail", token, { email: `  ${newEmail.toUpperCase()} ` });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body).toMatchObject({
+      status: true,
+      user: { id: user.id, email: user.email, pending_email: newEmail },
+      message: message(shop, "en", "account.email.pending", { email: newEmail }),
+    });
+    expectNoSecrets(reply);
+
+    // Nothing changes yet: the old address still signs in, the new one does not.
+    expect((await get("/v2/web/user/me", token)).body.user).toMatchObject({ email: user.email, pending_email: newEmail });
+    expect((await login(shop, newEmail, "Fresh-Orchid-55")).status).toBe(401);
+
+    const mails = mailsTo(shop.smtp, newEmail);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe(message(shop, "en", "mail.email_change_confirm.subject"));
+    const link = linksIn(mails[0]!).find((l) => l.includes("/auth/confirm-email?token="));
+    expect(link).toMatch(/^http:\/\/shop\.test\/en\/auth\/confirm-email\?token=[A-Za-z0-9_-]{40,}$/);
+    const confirmToken = new URL(link!).searchParams.get("token")!;
+
+    const oldMailsBefore = mailsTo(shop.smtp, user.email).length;
+    const confirmed = await shop.services.accounts.confirmEmailChange(confirmToken);
+    expect(confirmed.user.email).toBe(newEmail);
+    expect(confirmed.user.pendingEmail).toBeNull();
+
+    const me = await get("/v2/web/user/me", token);
+    expect(me.body.user).toMatchObject({ email: newEmail, pending_email: null });
+    expect((await login(shop, newEmail, "Fresh-Orchid-55")).status).toBe(200);
+    expect((await login(shop, user.email, "Fresh-Orchid-55")).status).toBe(401);
+
+    // The old address is told.
+    const notices = mailsTo(shop.smtp, user.email).slice(oldMailsBefore);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.subject).toBe(message(shop, "en", "mail.email_changed_notice.subject"));
+    expect(notices[0]!.text).toContain(newEmail);
+
+    // A notification, newest first, in the caller's language.
+    for (const lang of ["en", "es", "ru"] as const) {
+      const notes = await get("/v2/web/user/notification", token, lang);
+      expect(notes.status).toBe(200);
+      expect(notes.headers.get("cache-control")).toBe("no-store");
+      const list = notes.body.notifications;
+      expect(list.map((n: { type: string }) => n.type)).toEqual(["email_changed", "password_changed"]);
+      expect(list[0]).toMatchObject({
+        type: "email_changed",
+        title: message(shop, lang, "notification.email_changed.title"),
+        content: message(shop, lang, "notification.email_changed.content", { email: newEmail }),
+        read: false,
+      });
+      expect(list[0].id).toBeGreaterThan(list[1].id);
+      expect(typeof list[0].created_at).toBe("string");
+    }
+
+    // The link works once.
+    await expect(shop.services.accounts.confirmEmailChange(confirmToken)).rejects.toMatchObject({ code: "invalid_code" });
+  });
+
+  it("refuses an address that is taken (409 email_taken), the own address and a malformed one", async () => {
+    const user = await registerUser(shop);
+    const other = await registerUser(shop);
+    const taken = await post("/v2/web/user/changeEmail", user.token, { email: other.email.toUpperCase() });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toMatchObject({ status: false, code: "email_taken", message: message(shop, "en", "errors.email_taken") });
+    const same = await post("/v2/web/user/changeEmail", user.token, { email: user.email });
+    expect(same.status).toBe(400);
+    expect(same.body.errors).toEqual({ email: message(shop, "en", "validation.email_same") });
+    for (const email of ["nope", "a\u200b@example.com", 7, null]) {
+      const bad = await post("/v2/web/user/changeEmail", user.token, { email });
+      expect(bad.status, String(email)).toBe(400);
+      expect(bad.body.code).toBe("validation_failed");
+    }
+    expect((await get("/v2/web/user/me", user.token)).body.user.pending_email).toBeNull();
+    expect(mailsTo(shop.smtp, other.email)).toHaveLength(0);
+  });
+
+  it("lets only the latest link work, and a link dies after 24 hours", async () => {
+    const user = await registerUser(shop);
+    const first = uniqueEmail("first");
+    const second = uniqueEmail("second");
+    expect((await post("/v2/web/user/changeEmail", user.token, { email: first })).status).toBe(200);
+    expect((await post("/v2/web/user/changeEmail", user.token, { email: second })).status).toBe(200);
+    const tokenOf = (address: string) => new URL(linksIn(mailsTo(shop.smtp, address)[0]!).find((l) => l.includes("confirm-email"))!).searchParams.get("token")!;
+    await expect(shop.services.accounts.confirmEmailChange(tokenOf(first))).rejects.toMatchObject({ code: "invalid_code" });
+    shop.clock.advance(24 * 3600 * 1000 + 1000);
+    await expect(shop.services.accounts.confirmEmailChange(tokenOf(second))).rejects.toMatchObject({ code: "invalid_code" });
+    expect((await get("/v2/web/user/me", user.token)).body.user.email).toBe(user.email);
+  });
+});
+
+describe("email-preferences", () => {
+  it("sets both flags, shows them in frontend/data, and security mail follows allow_security", async () => {
+    const user = await registerUser(shop);
+    const reply = await post("/v2/web/user/email-preferences", user.token, { allow_marketing: false, allow_security: false });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ status: true, email_preferences: { allow_marketing: false, allow_security: false } });
+    const data = await get("/v2/web/frontend/data", user.token);
+    expect(data.body.email_preferences).toEqual({ allow_marketing: false, allow_security: false });
+
+    // Without allow_security, a password change sends no mail (the notification stays).
+    const changed = await post("/v2/web/user/changePassword", user.token, { old_password: user.password, new_password: "Fresh-Orchid-55" });
+    expect(changed.status).toBe(200);
+    expect(mailsTo(shop.smtp, user.email)).toHaveLength(0);
+    expect((await get("/v2/web/user/notification", changed.body.token)).body.notifications[0].type).toBe("password_changed");
+
+    const back = await post("/v2/web/user/email-preferences", changed.body.token, { allow_marketing: true, allow_security: false });
+    expect(back.body.email_preferences).toEqual({ allow_marketing: true, allow_security: false });
+  });
+
+  it("needs both booleans: missing ones, strings and numbers give 400 validation_failed", async () => {
+    const user = await registerUser(shop);
+    for (const [json, fields] of [
+      [{}, ["allow_marketing", "allow_security"]],
+      [{ allow_marketing: true }, ["allow_security"]],
+      [{ allow_marketing: "true", allow_security: true }, ["allow_marketing"]],
+      [{ allow_marketing: false, allow_security: "false" }, ["allow_security"]],
+      [{ allow_marketing: 1, allow_security: 0 }, ["allow_marketing", "allow_security"]],
+      [{ allow_marketing: null, allow_security: [true] }, ["allow_marketing", "allow_security"]],
+    ] as const) {
+      const reply = await post("/v2/web/user/email-preferences", user.token, json);
+      expect(reply.status, JSON.stringify(json)).toBe(400);
+      expect(reply.body.code).toBe("validation_failed");
+      expect(Object.keys(reply.body.errors).sort()).toEqual([...fields]);
+    }
+    const typed = await post("/v2/web/user/email-preferences", user.token, { allow_marketing: "true", allow_security: true });
+    expect(typed.body.errors.allow_marketing).toBe(message(shop, "en", "validation.boolean"));
+    expect((await get("/v2/web/frontend/data", user.token)).body.email_preferences).toEqual({ allow_marketing: true, allow_security: true });
+  });
+});
+
+describe("sso/ticket", () => {
+  it("gives a one-time link valid 60 s that turns into a session once", async () => {
+    const user = await registerUser(shop);
+    const reply = await post("/v2/web/sso/ticket", user.token);
+    expect(reply.status).toBe(200);
+    const { ticket, url } = reply.body;
+    expect(ticket).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(url).toBe(`http://shop.test/en/auth/sso?ticket=${ticket}`);
+    const ru = await post("/v2/web/sso/ticket", user.token, {}, "ru");
+    expect(ru.body.url).toBe(`http://shop.test/auth/sso?ticket=${ru.body.ticket}`);
+
+    const meta = { ip: "local", locale: "en" as const };
+    const session = await shop.services.accounts.consumeSsoTicket(ticket, meta);
+    expect(session.user.id).toBe(user.id);
+    expect(await meStatus(shop, session.token)).toBe(200);
+    await expect(shop.services.accounts.consumeSsoTicket(ticket, meta)).rejects.toMatchObject({ code: "invalid_code" });
+
+    const late = await post("/v2/web/sso/ticket", user.token);
+    shop.clock.advance(60_000);
+    await expect(shop.services.accounts.consumeSsoTicket(late.body.ticket, meta)).rejects.toMatchObject({ code: "invalid_code" });
+    await expect(shop.services.accounts.consumeSsoTicket("not-a-ticket-at-all", meta)).rejects.toMatchObject({ code: "invalid_code" });
+  });
+
+  it("is just inside its 60 s at 59 s", async () => {
+    const user = await registerUser(shop);
+    const { ticket } = (await post("/v2/web/sso/ticket", user.token)).body;
+    shop.clock.advance(59_000);
+    const session = await shop.services.accounts.consumeSsoTicket(ticket, { ip: "local", locale: "en" });
+    expect(await meStatus(shop, session.token)).toBe(200);
+  });
+});
+
+describe("cookie-authenticated calls from another site", () => {
+  it("refuses a cross-site POST riding on the cookie with 403 and changes nothing", async () => {
+    const user = await registerUser(shop);
+    const cookie = `access_token=${user.token}`;
+    const attempts: Record<string, string>[] = [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }, { origin: "null" }, {}];
+    for (const headers of attempts) {
+      const prefs = await shop.call("POST", "/v2/web/user/email-preferences", { cookie, headers, json: { allow_marketing: false, allow_security: false } });
+      expect(prefs.status, JSON.stringify(headers)).toBe(403);
+      expect(prefs.body).toMatchObject({ status: false, code: "forbidden", message: message(shop, "en", "errors.cross_site") });
+      const change = await shop.call("POST", "/v2/web/user/changePassword", { cookie, headers, json: { old_password: user.password, new_password: "Evil-Chosen-Pass-1" } });
+      expect(change.status).toBe(403);
+      const logout = await shop.call("POST", "/v2/web/logout", { cookie, headers });
+      expect(logout.status).toBe(403);
+    }
+    expect(await meStatus(shop, user.token)).toBe(200);
+    expect((await get("/v2/web/frontend/data", user.token)).body.email_preferences).toEqual({ allow_marketing: true, allow_security: true });
+    expect((await login(shop, user.email, PASSWORD)).status).toBe(200);
+
+    // The same call from our own origin goes through.
+    const own = await shop.call("POST", "/v2/web/user/email-preferences", {
+      cookie,
+      headers: { origin: ORIGIN, "sec-fetch-site": "same-origin" },
+      json: { allow_marketing: false, allow_security: true },
+    });
+    expect(own.status).toBe(200);
+  });
+});
