@@ -420,18 +420,26 @@ export function createAccounts(deps: {
     /** Opens the link mailed to the new address: the change takes effect, the old address is told. */
     async confirmEmailChange(token: string) {
       const now = clock.now();
-      const [code] = await db
-        .update(oneTimeCodes)
-        .set({ usedAt: now })
-        .where(and(eq(oneTimeCodes.purpose, "email_change"), eq(oneTimeCodes.codeHash, sha256(token)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
-        .returning();
-      const email = code?.payload?.email;
-      if (!code || typeof email !== "string") throw new DomainError("invalid_code", "errors.invalid_link");
-      const before = await getUser(code.userId);
+      let before: SessionUser | undefined;
+      let email = "";
       try {
-        const [user] = await db.update(users).set({ email, pendingEmail: null, updatedAt: now }).where(eq(users.id, code.userId)).returning();
-        await securityNotice(before, "email_changed", { email });
-        return { user: user! };
+        // Spending the link and changing the address are one transaction: when the address was
+        // taken meanwhile, the link stays usable and nothing changes.
+        const user = await db.transaction(async (tx) => {
+          const [code] = await tx
+            .update(oneTimeCodes)
+            .set({ usedAt: now })
+            .where(and(eq(oneTimeCodes.purpose, "email_change"), eq(oneTimeCodes.codeHash, sha256(token)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
+            .returning();
+          const pending = code?.payload?.email;
+          if (!code || typeof pending !== "string") throw new DomainError("invalid_code", "errors.invalid_link");
+          email = pending;
+          [before] = await tx.select().from(users).where(eq(users.id, code.userId));
+          const [updated] = await tx.update(users).set({ email, pendingEmail: null, updatedAt: now }).where(eq(users.id, code.userId)).returning();
+          return updated!;
+        });
+        if (before) await securityNotice(before, "email_changed", { email });
+        return { user };
       } catch (error) {
         if (isUniqueViolation(error, "users_email_lower")) throw new DomainError("email_taken");
         throw error;

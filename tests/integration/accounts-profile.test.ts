@@ -219,6 +219,25 @@ describe("changeEmail", () => {
     await expect(shop.services.accounts.confirmEmailChange(confirmToken)).rejects.toMatchObject({ code: "invalid_code" });
   });
 
+  it("keeps the link usable when the new address was taken between the request and the confirmation", async () => {
+    const user = await registerUser(shop);
+    const wanted = uniqueEmail("contested");
+    const reply = await post("/v2/web/user/changeEmail", user.token, { email: wanted });
+    expect(reply.status, reply.text).toBe(200);
+    const link = linksIn(mailsTo(shop.smtp, wanted)[0]!).find((l) => l.includes("/auth/confirm-email?token="))!;
+    const confirmToken = new URL(link).searchParams.get("token")!;
+    // Someone registers the address first.
+    const squatter = await registerUser(shop, { email: wanted });
+    await expect(shop.services.accounts.confirmEmailChange(confirmToken)).rejects.toMatchObject({ code: "email_taken" });
+    expect((await get("/v2/web/user/me", user.token)).body.user).toMatchObject({ email: user.email, pending_email: wanted });
+    // Once the address is free again, the same link still works.
+    const moved = await post("/v2/web/user/changeEmail", squatter.token, { email: uniqueEmail("elsewhere") });
+    const squatterLink = linksIn(mailsTo(shop.smtp, moved.body.user.pending_email).at(-1)!).find((l) => l.includes("token="))!;
+    await shop.services.accounts.confirmEmailChange(new URL(squatterLink).searchParams.get("token")!);
+    const confirmed = await shop.services.accounts.confirmEmailChange(confirmToken);
+    expect(confirmed.user.email).toBe(wanted);
+  });
+
   it("refuses an address that is taken (409 email_taken), the own address and a malformed one", async () => {
     const user = await registerUser(shop);
     const other = await registerUser(shop);
