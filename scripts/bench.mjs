@@ -1,0 +1,325 @@
+// `npm run bench`: the shop against two baselines, side by side in one run (see shared/design/
+// performance.md). Starts the real server (scripts/start.mjs, fresh memory:// PGlite with demo
+// data) and, in another process, (a) the landing page's final HTML from memory and (b) the
+// landing page's React tree rendered with renderToString per request (scripts/bench/baselines.mjs
+// says exactly what). Loads every target with autocannon from this process, the targets
+// alternating within each round; prints medians, the verdicts and the gzip weight of the JS and
+// CSS the landing page loads; writes the same report to test-results/bench.txt.
+//
+// Settings (environment): BENCH_DURATION seconds per measurement (10), BENCH_ROUNDS (3),
+// BENCH_CONNECTIONS (50), BENCH_WARMUP seconds before each measurement (1), BENCH_TARGETS
+// (comma-separated ids: only those, e.g. for a CPU profile), BENCH_PIN=0 (no CPU pinning),
+// BENCH_CPU_PROF=1 (the server writes a V8 CPU profile to test-results/cpu-prof/ when it stops),
+// BENCH_HYDRATED_PATH (a hydrated page to weigh).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { ensureBuild } from "./ensure-build.mjs";
+import { root } from "./build-state.mjs";
+import { assertRunning, cpuSeconds, firstMessage, freePort, killAllNow, pinning, pinSelf, startNode, stopAll, waitForOk } from "./bench/processes.mjs";
+import { hydratedPage, LANDING_TEXTS, targets as allTargets, verdicts, weighedPages } from "./bench/targets.mjs";
+import { GZIP_LEVEL, kib, pageWeight } from "./bench/page-weight.mjs";
+
+/* global fetch */
+
+const positive = (name, fallback) => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not ${JSON.stringify(raw)}`);
+  return value;
+};
+const settings = {
+  duration: positive("BENCH_DURATION", 10),
+  rounds: Math.round(positive("BENCH_ROUNDS", 3)),
+  connections: Math.round(positive("BENCH_CONNECTIONS", 50)),
+  warmup: process.env.BENCH_WARMUP === "0" ? 0 : positive("BENCH_WARMUP", 1),
+};
+const only = process.env.BENCH_TARGETS ? new Set(process.env.BENCH_TARGETS.split(",").map((s) => s.trim())) : null;
+const targets = only ? allTargets.filter((t) => only.has(t.id)) : allTargets;
+const REPORT = path.join(root, "test-results", "bench.txt");
+
+const lines = [];
+function out(line = "") {
+  console.log(line);
+  lines.push(line);
+}
+function writeReport() {
+  mkdirSync(path.dirname(REPORT), { recursive: true });
+  writeFileSync(REPORT, lines.join("\n") + "\n");
+}
+
+// ---- cleanup: every child process goes, however this process ends -------------------------------
+let interrupted = false;
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    out(`\n${signal}: stopping the servers`);
+    stopAll().finally(() => {
+      writeReport();
+      process.exit(code);
+    });
+  });
+}
+process.on("exit", killAllNow);
+
+// ---- helpers ------------------------------------------------------------------------------------
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const int = (n) => Math.round(n).toLocaleString("en-US");
+const ms = (n) => (n < 10 ? n.toFixed(1) : String(Math.round(n)));
+const cpuMs = (n) => (Number.isFinite(n) ? n.toFixed(n < 1 ? 3 : 2) : "–");
+const pct = (n) => (Number.isFinite(n) ? `${(n * 100).toFixed(n < 0.1 ? 1 : 0)}%` : "–");
+
+function table(header, rows, rightAligned) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const fmt = (cells) => cells.map((c, i) => (rightAligned[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ");
+  out(fmt(header));
+  out(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) out(fmt(row));
+}
+
+function git(...args) {
+  const result = spawnSync("git", args, { cwd: root, encoding: "utf8" });
+  return result.status === 0 ? result.stdout.trim() : "";
+}
+
+/** Runs setup, then one request: status 200 and the target's expectations, or an error. */
+async function prepare(target, urls) {
+  const base = urls[target.base];
+  const request = { method: target.method ?? "GET", path: target.path, headers: { ...target.headers }, body: target.body };
+  if (target.setup) {
+    const extra = (await target.setup({ urls, fetch })) ?? {};
+    Object.assign(request, { ...extra, headers: { ...request.headers, ...extra.headers } });
+  }
+  request.url = base + request.path;
+  const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body, redirect: "manual" });
+  const text = await response.text();
+  const problems = [];
+  if (response.status !== 200) problems.push(`status ${response.status}${response.headers.get("location") ? ` → ${response.headers.get("location")}` : ""}`);
+  const expect = target.expect ?? {};
+  for (const needle of expect.contains ?? []) if (!text.includes(needle)) problems.push(`body lacks ${JSON.stringify(needle)}`);
+  if (expect.noSetCookie && response.headers.has("set-cookie")) problems.push(`Set-Cookie: ${response.headers.get("set-cookie")}`);
+  if (expect.contentType && !(response.headers.get("content-type") ?? "").startsWith(expect.contentType)) {
+    problems.push(`Content-Type ${response.headers.get("content-type")}`);
+  }
+  if (problems.length) throw new Error(`${target.name} (${request.method} ${request.url}): ${problems.join("; ")}`);
+  request.bodyBytes = Buffer.byteLength(text);
+  return request;
+}
+
+/** One measurement: warm-up, then `duration` seconds; `pid` is the process that answers. */
+async function measure(request, pid) {
+  const options = {
+    url: request.url,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    connections: settings.connections,
+  };
+  if (settings.warmup) await autocannon({ ...options, duration: settings.warmup });
+  const cpuBefore = cpuSeconds(pid);
+  const result = await autocannon({ ...options, duration: settings.duration });
+  const cpuAfter = cpuSeconds(pid);
+  const responses = result.requests.total;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytesPerResponse: responses ? result.throughput.total / responses : 0,
+    cpuMsPerResponse: cpuBefore !== null && cpuAfter !== null && responses ? ((cpuAfter - cpuBefore) * 1000) / responses : NaN,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, Number(s.count)])),
+  };
+}
+
+function printWeight(label, weight, budgetKiB) {
+  const files = (bucket) => `${bucket.files.length} file${bucket.files.length === 1 ? "" : "s"}`;
+  out(`${label}: JS ${kib(weight.js.gzipBytes).toFixed(1)} KiB gzip (${files(weight.js)}, ${kib(weight.js.rawBytes).toFixed(1)} KiB raw), ` +
+    `CSS ${kib(weight.css.gzipBytes).toFixed(1)} KiB gzip (${files(weight.css)}, ${kib(weight.css.rawBytes).toFixed(1)} KiB raw), ` +
+    `HTML ${kib(weight.html.gzipBytes).toFixed(1)} KiB gzip`);
+  for (const file of [...weight.js.files, ...weight.css.files]) {
+    out(`    ${file.url}  ${kib(file.gzipBytes).toFixed(1)} KiB gzip`);
+  }
+  if (budgetKiB !== undefined) {
+    const ok = kib(weight.js.gzipBytes) <= budgetKiB;
+    out(`  ${ok ? "PASS" : "FAIL"}  ${label} JS ≤ ${budgetKiB} KiB gzip: ${kib(weight.js.gzipBytes).toFixed(1)} KiB`);
+    return ok;
+  }
+  return true;
+}
+
+// ---- the run ------------------------------------------------------------------------------------
+async function run() {
+  const pin = pinning();
+  const commit = git("rev-parse", "--short", "HEAD");
+  const dirty = git("status", "--porcelain") ? " (with uncommitted changes)" : "";
+  out(`npm run bench — ${new Date().toISOString()}`);
+  out(`Node ${process.version}, ${os.cpus()[0]?.model ?? "unknown CPU"} × ${os.availableParallelism()}, commit ${commit}${dirty}`);
+  out(`load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (other work on this machine skews the figures)`);
+  out(`autocannon: ${settings.connections} connections, ${settings.duration} s per measurement` +
+    `${settings.warmup ? ` after ${settings.warmup} s warm-up` : ""}, ${settings.rounds} round${settings.rounds === 1 ? "" : "s"}, targets alternating; medians`);
+
+  ensureBuild();
+
+  if (pin && pinSelf(pin.loadCpu)) {
+    out(`CPU pinning: load generator on CPU ${pin.loadCpu}, servers on CPU ${pin.serverCpu} (BENCH_PIN=0 turns it off)`);
+  } else {
+    if (pin) pin.serverCpu = undefined;
+    out("CPU pinning: none (one CPU, no taskset, or BENCH_PIN=0)");
+  }
+  const serverCpu = pin?.serverCpu;
+
+  const port = await freePort();
+  const serverUrl = `http://127.0.0.1:${port}`;
+  const cpuProf = process.env.BENCH_CPU_PROF === "1" ? path.join(root, "test-results", "cpu-prof") : null;
+  const serverEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: "memory://", LOG_LEVEL: "warn", NODE_ENV: "development" };
+  const server = startNode("server", [...(cpuProf ? ["--cpu-prof", "--cpu-prof-dir", cpuProf] : []), "scripts/start.mjs"], {
+    cwd: root,
+    env: serverEnv,
+    cpu: serverCpu,
+  });
+  await waitForOk(server, `${serverUrl}/healthz`);
+  out(`server: node scripts/start.mjs on ${serverUrl} (DATABASE_URL=memory://, NODE_ENV=development, LOG_LEVEL=warn)${cpuProf ? `, CPU profile to ${path.relative(root, cpuProf)}/` : ""}`);
+
+  const baselines = startNode("baselines", ["scripts/bench/baselines.mjs"], {
+    cwd: root,
+    env: { ...serverEnv, BENCH_SERVER_URL: serverUrl, BENCH_SERVER_PORT: String(port), BENCH_LANDING_TEXTS: JSON.stringify(LANDING_TEXTS) },
+    cpu: serverCpu,
+    ipc: true,
+  });
+  const ready = await firstMessage(baselines);
+  const urls = { server: serverUrl, ceiling: `http://127.0.0.1:${ready.ceilingPort}`, render: `http://127.0.0.1:${ready.renderPort}` };
+  const { check } = ready;
+  out(`baselines (scripts/bench/baselines.mjs): (a) ${urls.ceiling}, (b) ${urls.render}`);
+  out(`  (b) renders ${int(check.renderedBytes)} bytes, the real page is ${int(check.realBytes)}; ` +
+    (check.sameAsRealPage
+      ? "same HTML as the real page (apart from React Router's empty data-stream Suspense marker)"
+      : `DIFFERENT from the real page at char ${check.firstDifference.at}: ${JSON.stringify(check.firstDifference.rendered)} vs ${JSON.stringify(check.firstDifference.real)}`));
+  for (const [text, found] of Object.entries(check.texts)) {
+    out(`  landing text ${JSON.stringify(text)}: (b) ${found.rendered ? "yes" : "NO"}, real page ${found.real ? "yes" : "NO"}`);
+    if (!found.rendered || !found.real) throw new Error(`the landing text ${JSON.stringify(text)} is missing`);
+  }
+
+  const requests = new Map();
+  for (const target of targets) requests.set(target.id, await prepare(target, urls));
+  out(`all ${targets.length} targets answer 200 as expected`);
+  out();
+
+  const results = new Map(targets.map((t) => [t.id, []]));
+  for (let round = 1; round <= settings.rounds; round++) {
+    for (const target of targets) {
+      assertRunning(server, baselines);
+      const m = await measure(requests.get(target.id), (target.base === "server" ? server : baselines).child.pid);
+      assertRunning(server, baselines);
+      results.get(target.id).push(m);
+      const bad = m.non2xx + m.errors;
+      out(`round ${round}/${settings.rounds}  ${target.name.padEnd(52)} ${int(m.rps).padStart(7)} req/s  p50 ${ms(m.p50).padStart(4)} ms  p99 ${ms(m.p99).padStart(4)} ms  CPU ${cpuMs(m.cpuMsPerResponse)} ms/req` +
+        (bad ? `  non-2xx ${m.non2xx}, errors ${m.errors} (timeouts ${m.timeouts}), status ${JSON.stringify(m.statusCodes)}` : ""));
+    }
+  }
+
+  const summary = new Map();
+  for (const target of targets) {
+    const rounds = results.get(target.id);
+    summary.set(target.id, {
+      rps: median(rounds.map((r) => r.rps)),
+      p50: median(rounds.map((r) => r.p50)),
+      p99: median(rounds.map((r) => r.p99)),
+      bytes: median(rounds.map((r) => r.bytesPerResponse)),
+      cpu: median(rounds.map((r) => r.cpuMsPerResponse)),
+      non2xx: rounds.reduce((n, r) => n + r.non2xx, 0),
+      errors: rounds.reduce((n, r) => n + r.errors, 0),
+    });
+  }
+  const ceiling = summary.get("ceiling");
+  const render = summary.get("render");
+  out();
+  out(`Medians of ${settings.rounds} round${settings.rounds === 1 ? "" : "s"}. bytes/resp: headers + body as received. CPU ms/req: CPU time (user + system, all`);
+  out("threads) of the answering process during the measurement / responses; 1000 / it = req/s on one whole core. vs (a), vs (b):");
+  out("req/s ratios, and in brackets the same ratio by CPU per request, which other load on the machine does not skew. errors: non-2xx");
+  out("+ connection errors, all rounds.");
+  const ratio = (s, base) => (base ? `${pct(s.rps / base.rps)} (${pct(base.cpu / s.cpu)})` : "–");
+  table(
+    ["target", "req/s", "p50 ms", "p99 ms", "bytes/resp", "CPU ms/req", "vs (a)", "vs (b)", "errors"],
+    targets.map((t) => {
+      const s = summary.get(t.id);
+      return [t.name, int(s.rps), ms(s.p50), ms(s.p99), int(s.bytes), cpuMs(s.cpu), ratio(s, ceiling), ratio(s, render), String(s.non2xx + s.errors)];
+    }),
+    [false, true, true, true, true, true, true, true, true],
+  );
+  const failing = targets.filter((t) => summary.get(t.id).non2xx + summary.get(t.id).errors > 0);
+  for (const t of failing) {
+    const codes = {};
+    for (const r of results.get(t.id)) for (const [code, count] of Object.entries(r.statusCodes)) codes[code] = (codes[code] ?? 0) + count;
+    out(`  errors of ${t.name}: non-2xx ${summary.get(t.id).non2xx}, connection errors ${summary.get(t.id).errors}, status codes ${JSON.stringify(codes)}`);
+  }
+
+  out();
+  out("Verdicts");
+  let allPass = true;
+  for (const v of verdicts) {
+    const s = summary.get(v.target);
+    const of = v.of ? summary.get(v.of) : null;
+    if (!s || (v.of && !of)) {
+      out(`  ----  ${v.label}: not measured in this run`);
+      continue;
+    }
+    let ok;
+    let detail;
+    if (v.kind === "ratio") {
+      const ratio = s.rps / of.rps;
+      ok = ratio >= v.atLeast;
+      detail = `${int(s.rps)} / ${int(of.rps)} req/s = ${pct(ratio)} (by CPU per request: ${cpuMs(of.cpu)} / ${cpuMs(s.cpu)} ms = ${pct(of.cpu / s.cpu)})`;
+    } else {
+      ok = s.p99 <= v.atMostMs;
+      detail = `p99 ${ms(s.p99)} ms`;
+    }
+    allPass &&= ok;
+    out(`  ${ok ? "PASS" : "FAIL"}  ${v.label}: ${detail}`);
+  }
+
+  out();
+  out(`Page weight (assets fetched from the server, gzip level ${GZIP_LEVEL}; KiB = 1024 bytes)`);
+  for (const page of weighedPages) {
+    allPass = printWeight(page.name, await pageWeight(serverUrl, page.path, page.headers), page.jsBudgetKiB) && allPass;
+  }
+  if (hydratedPage) {
+    allPass = printWeight(hydratedPage.name, await pageWeight(serverUrl, hydratedPage.path, hydratedPage.headers), hydratedPage.jsBudgetKiB) && allPass;
+  } else {
+    out("hydrated page: none yet (set BENCH_HYDRATED_PATH=/path, or hydratedPage in scripts/bench/targets.mjs)");
+  }
+
+  out();
+  out(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  out(`${allPass ? "All verdicts pass." : "Some verdicts FAIL."}`);
+  const serverLines = server.tail.filter((l) => !/^Building the app/.test(l));
+  if (serverLines.length) {
+    out(`server output (warn and above), last ${serverLines.length} lines:`);
+    for (const l of serverLines) out(`  ${l.slice(0, 300)}`);
+  }
+  return allPass;
+}
+
+let exitCode = 0;
+try {
+  await run();
+} catch (error) {
+  out(`\nbench failed: ${error instanceof Error ? error.message : String(error)}`);
+  exitCode = 1;
+} finally {
+  if (!interrupted) {
+    await stopAll(15_000);
+    writeReport();
+    console.log(`\nreport written to ${path.relative(root, REPORT)}`);
+  }
+}
+if (!interrupted) process.exit(exitCode);
