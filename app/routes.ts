@@ -22,8 +22,17 @@ function pages(locale: Locale): RouteConfigEntry[] {
     route("profile", "routes/profile/redirect.tsx", id("profile-redirect")),
     route(":game/profile", "routes/layouts/profile.tsx", id("layout-profile"), [
       index("routes/profile/overview.tsx", id("profile")),
+      route("subscription", "routes/profile/subscription.tsx", id("subscription")),
+      route("balance", "routes/profile/balance.tsx", id("balance")),
+      route("referral", "routes/profile/referral.tsx", id("referral")),
       route("settings", "routes/profile/settings.tsx", id("settings")),
     ]),
+    layout("routes/layouts/purchase.tsx", id("layout-purchase"), [
+      route(":game/profile/payment", "routes/profile/payment.tsx", id("payment")),
+      route("give/subscription", "routes/purchase/give-subscription.tsx", id("give-subscription")),
+    ]),
+    route("payment/paypal", "routes/payment/paypal.tsx", id("payment-paypal")),
+    route("payment/demo", "routes/payment/demo.tsx", id("payment-demo")),
     layout("routes/layouts/default.tsx", id("layout-default"), [
       route(":game", "routes/storefront/game.tsx", id("game")),
       route("*", "routes/storefront/not-found.tsx", id("not-found")),

@@ -30,7 +30,7 @@ export type AppOptions = {
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
-export function createApp(services: Services, options: AppOptions = {}) {
+export function createApp(services: Services, options: AppOptions = {}): Hono<HonoEnv> & { pages?: ReturnType<typeof pageHandler> } {
   const { settings, catalogs, logger } = services;
   const app = new Hono<HonoEnv>();
 
@@ -105,11 +105,9 @@ export function createApp(services: Services, options: AppOptions = {}) {
     return next();
   });
 
-  if (options.build) {
-    const pages = pageHandler(services, options.build);
-    app.use("*", visitor({ secure: settings.secureCookies }));
-    app.all("*", (c) => pages(c));
-  }
-
-  return app;
+  if (!options.build) return app;
+  const pages = pageHandler(services, options.build);
+  app.use("*", visitor({ secure: settings.secureCookies }));
+  app.all("*", (c) => pages(c));
+  return Object.assign(app, { pages });
 }

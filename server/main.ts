@@ -2,7 +2,8 @@
 // closes the database on SIGTERM/SIGINT within 10 s.
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { serve } from "@hono/node-server";
+import { createServer } from "node:http";
+import { getRequestListener } from "@hono/node-server";
 import pino from "pino";
 import { Redis } from "ioredis";
 import type { ServerBuild } from "react-router";
@@ -15,6 +16,7 @@ import { loadSettings, SettingsError, type Settings } from "./settings.ts";
 import { createServices, type Services } from "./services.ts";
 import { createApp } from "./app.ts";
 import { startJobs } from "./jobs.ts";
+import { pageCacheFastPath } from "./fast-path.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const BUILD_DIR = path.join(root, "build");
@@ -29,6 +31,16 @@ export async function bootServices(settings: Settings, options: { clock?: Clock;
   const services = createServices({ settings, database, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger, redis });
   await services.catalog.reload();
   return services;
+}
+
+/** The node:http server: page-cache hits on the fast path, everything else through the app. */
+export function createHttpServer(services: Services, app: ReturnType<typeof createApp>) {
+  const appListener = getRequestListener(app.fetch);
+  const fastPath = app.pages ? pageCacheFastPath(services, app.pages.lookup) : undefined;
+  return createServer((req, res) => {
+    if (fastPath?.(req, res)) return;
+    void appListener(req, res);
+  });
 }
 
 export async function loadBuild(): Promise<ServerBuild> {
@@ -50,8 +62,11 @@ export async function main(env: Record<string, string | undefined> = process.env
   const { logger } = services;
   const app = createApp(services, { build: await loadBuild(), clientDir: path.join(BUILD_DIR, "client") });
   const stopJobs = startJobs(services);
-  const server = serve({ fetch: app.fetch, port: settings.PORT, hostname: settings.HOST }, (info) => {
-    logger.info({ url: `http://${settings.HOST}:${info.port}`, database: services.database.kind }, "listening");
+  const server = createHttpServer(services, app);
+  server.listen(settings.PORT, settings.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : settings.PORT;
+    logger.info({ url: `http://${settings.HOST}:${port}`, database: services.database.kind }, "listening");
   });
 
   let stopping = false;
@@ -61,10 +76,10 @@ export async function main(env: Record<string, string | undefined> = process.env
     logger.info({ signal }, "draining");
     const force = setTimeout(() => {
       logger.warn("drain timed out; closing remaining connections");
-      if ("closeAllConnections" in server) server.closeAllConnections();
+      server.closeAllConnections();
     }, 8000);
     force.unref();
-    if ("closeIdleConnections" in server) server.closeIdleConnections();
+    server.closeIdleConnections();
     server.close(async () => {
       clearTimeout(force);
       await stopJobs();

@@ -8,7 +8,7 @@ import type { HonoEnv } from "./context.ts";
 import type { Services } from "./services.ts";
 import { pageCsp } from "./middleware/security-headers.ts";
 
-type CachedPage = { body: ArrayBuffer; status: number; headers: [string, string][] };
+export type CachedPage = { body: ArrayBuffer; status: number; headers: [string, string][]; raw?: { body: Buffer; headers: Record<string, string> } };
 
 /** A small LRU: Map keeps insertion order, so the first key is the least recently used. */
 class PageCache {
@@ -42,15 +42,26 @@ export function pageHandler(services: Services, build: ServerBuild) {
   catalog.onChange(() => cache.clear());
   const cacheControl = "no-cache";
   // The reCAPTCHA widget loads Google's script and frame, only when a site key is set.
-  const cspExtra = settings.RECAPTCHA_SITE_KEY
-    ? { script: ["https://www.google.com/recaptcha/", "https://www.gstatic.com/recaptcha/"], frame: ["https://www.google.com/recaptcha/", "https://recaptcha.google.com/recaptcha/"] }
-    : {};
+  // A form post that answers with a redirect to PayPal is checked against form-action too.
+  const cspExtra = {
+    ...(settings.RECAPTCHA_SITE_KEY
+      ? { script: ["https://www.google.com/recaptcha/", "https://www.gstatic.com/recaptcha/"], frame: ["https://www.google.com/recaptcha/", "https://recaptcha.google.com/recaptcha/"] }
+      : {}),
+    ...(settings.PAYPAL_CLIENT_ID ? { form: ["https://www.paypal.com", "https://www.sandbox.paypal.com"] } : {}),
+  };
 
   /** Public pages that are the same for every guest of a locale and shopping area. */
   function isPublicPath(path: string): boolean {
     if (path === "/" || path === "/presentation") return true;
     const game = /^\/([^/]+)$/.exec(path)?.[1];
     return game !== undefined && catalog.cheatBySlug(game) !== undefined;
+  }
+
+  const cacheKey = (pathname: string, area: string) => `${pathname}|${area}|${catalog.version}`;
+
+  /** The cached page of a guest's GET, if any (for the node:http fast path). */
+  function lookup(pathname: string, area: string): CachedPage | undefined {
+    return cache.get(cacheKey(pathname, area));
   }
 
   function withCsp(response: Response): Response {
@@ -67,7 +78,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
     const url = new URL(c.req.url);
     const cacheable =
       c.req.method === "GET" && url.search === "" && !getCookie(c, "access_token") && isPublicPath(info.path);
-    const key = `${url.pathname}|${info.shoppingArea}|${catalog.version}`;
+    const key = cacheKey(url.pathname, info.shoppingArea);
     if (cacheable) {
       const hit = cache.get(key);
       if (hit) return new Response(hit.body, { status: hit.status, headers: hit.headers });
@@ -88,5 +99,5 @@ export function pageHandler(services: Services, build: ServerBuild) {
     return response;
   }
 
-  return Object.assign(handler, { cache });
+  return Object.assign(handler, { cache, lookup });
 }

@@ -1,23 +1,12 @@
 // Route guards and redirects of spec §2 (server side: loaders and actions).
 import { redirect, type AppLoadContext } from "react-router";
 import { localePath, type Locale } from "../../i18n/locales.ts";
+import { cookieValue } from "../../server/http/cookies.ts";
 
 export const DEFAULT_GAME = "dota2";
 
 export function readCookie(request: Request, name: string): string | undefined {
-  const header = request.headers.get("cookie");
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index > 0 && part.slice(0, index).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(index + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
+  return cookieValue(request.headers.get("cookie"), name);
 }
 
 /** A redirect target only when it is a path of this site: never another host or scheme. */

@@ -26,7 +26,9 @@ export function createDemoProvider({ db, publicUrl, digits }: { db: Db; publicUr
     async createOrder(input) {
       // The same request id gives the same order, as PayPal-Request-Id does.
       const id = `DEMO-${sha256(input.requestId).slice(0, 17).toUpperCase()}`;
-      return { id, status: "CREATED", approveUrl: `${publicUrl}/payment/demo?order=${id}` };
+      // The demo page lives next to the return page, in the buyer's language.
+      const base = input.returnUrl.startsWith(publicUrl) ? input.returnUrl.replace(/\/payment\/paypal$/, "/payment/demo") : `${publicUrl}/payment/demo`;
+      return { id, status: "CREATED", approveUrl: `${base}?order=${id}` };
     },
     async captureOrder(orderId) {
       const order = await find(orderId);

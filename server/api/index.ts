@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { HonoEnv } from "../context.ts";
 import { ok } from "../http/envelope.ts";
 import { accountRoutes } from "./accounts.ts";
+import { isApiPath } from "./paths.ts";
 import { commerceRoutes } from "./commerce.ts";
 
 export function apiRoutes() {
@@ -11,7 +12,7 @@ export function apiRoutes() {
   // Answers depend on the session or change state: never cached (decisions §2).
   api.use("*", async (c, next) => {
     await next();
-    c.header("Cache-Control", "no-store");
+    if (isApiPath(c.req.path)) c.header("Cache-Control", "no-store");
   });
 
   // "Other state-changing calls": 60 a minute per user, 600 per client address (decisions §2).

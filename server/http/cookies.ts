@@ -35,3 +35,19 @@ export function signOutCookies(secure: boolean): string[] {
     serializeCookie(PRE2FA_COOKIE, "", { maxAge: 0, secure, httpOnly: true }),
   ];
 }
+
+/** The value of one cookie in a Cookie header, or undefined. */
+export function cookieValue(header: string | null | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const index = part.indexOf("=");
+    if (index > 0 && part.slice(0, index).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(index + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}

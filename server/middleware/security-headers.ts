@@ -3,24 +3,33 @@
 import type { MiddlewareHandler } from "hono";
 import type { HonoEnv } from "../context.ts";
 
+/** The headers every response carries (a page's own CSP replaces the default one). */
+export function securityHeaderList(hsts: boolean): [string, string][] {
+  const list: [string, string][] = [
+    ["X-Content-Type-Options", "nosniff"],
+    ["Referrer-Policy", "strict-origin-when-cross-origin"],
+    ["X-Frame-Options", "DENY"],
+    ["Cross-Origin-Opener-Policy", "same-origin"],
+    ["Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()"],
+  ];
+  if (hsts) list.push(["Strict-Transport-Security", "max-age=63072000; includeSubDomains"]);
+  return list;
+}
+
+const DEFAULT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+
 export function securityHeaders(options: { hsts: boolean }): MiddlewareHandler<HonoEnv> {
+  const list = securityHeaderList(options.hsts);
   return async (c, next) => {
     await next();
     const h = c.res.headers;
-    h.set("X-Content-Type-Options", "nosniff");
-    h.set("Referrer-Policy", "strict-origin-when-cross-origin");
-    h.set("X-Frame-Options", "DENY");
-    h.set("Cross-Origin-Opener-Policy", "same-origin");
-    h.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
-    if (!h.has("Content-Security-Policy")) {
-      h.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
-    }
-    if (options.hsts) h.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+    for (const [name, value] of list) h.set(name, value);
+    if (!h.has("Content-Security-Policy")) h.set("Content-Security-Policy", DEFAULT_CSP);
   };
 }
 
 /** The CSP of an HTML page whose inline scripts have these hashes. */
-export function pageCsp(scriptHashes: string[], extra: { connect?: string[]; script?: string[]; frame?: string[] } = {}): string {
+export function pageCsp(scriptHashes: string[], extra: { connect?: string[]; script?: string[]; frame?: string[]; form?: string[] } = {}): string {
   const scripts = ["'self'", ...scriptHashes.map((h) => `'sha256-${h}'`), ...(extra.script ?? [])].join(" ");
   const connect = ["'self'", ...(extra.connect ?? [])].join(" ");
   return [
@@ -30,7 +39,7 @@ export function pageCsp(scriptHashes: string[], extra: { connect?: string[]; scr
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src ${connect}`,
-    "form-action 'self'",
+    `form-action ${["'self'", ...(extra.form ?? [])].join(" ")}`,
     `frame-src ${extra.frame?.length ? extra.frame.join(" ") : "'none'"}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",

@@ -52,14 +52,20 @@ export function visitor(options: { secure: boolean }): MiddlewareHandler<HonoEnv
 
     await next();
     if (!c.res.headers.get("content-type")?.startsWith("text/html")) return;
-    if (!VISITOR_ID.test(getCookie(c, "t") ?? "")) {
-      setCookie(c, "t", newVisitorId(), { ...base, maxAge: COOKIE_MAX_AGE.t });
-    }
-    // Viewing a page in a language is choosing it: the next visit to "/" is not redirected.
-    if (localeCookie !== info.locale && c.res.status < 400) {
-      setCookie(c, "locale", info.locale, { ...base, maxAge: COOKIE_MAX_AGE.locale });
-    }
+    const cookies = pageViewCookies({ t: getCookie(c, "t"), locale: localeCookie }, info.locale, c.res.status, options.secure);
+    for (const cookie of cookies) c.header("Set-Cookie", cookie, { append: true });
   };
+}
+
+/**
+ * The cookies a page view sets (decisions §5): the visitor id `t` when missing, and the `locale`
+ * cookie, since viewing a page in a language is choosing it (the next "/" is not redirected).
+ */
+export function pageViewCookies(current: { t?: string; locale?: string }, locale: string, status: number, secure: boolean): string[] {
+  const cookies: string[] = [];
+  if (!VISITOR_ID.test(current.t ?? "")) cookies.push(serializeCookie("t", newVisitorId(), { secure, maxAge: COOKIE_MAX_AGE.t }));
+  if (current.locale !== locale && status < 400) cookies.push(serializeCookie("locale", locale, { secure, maxAge: COOKIE_MAX_AGE.locale }));
+  return cookies;
 }
 
 function redirectKeepingCookies(c: Context<HonoEnv>, location: string) {

@@ -222,6 +222,8 @@ describe("security headers and the page cache", () => {
     expect(first).toContain("$19.99");
     const cached = await shop.request("/en/cs2");
     expect(await cached.text()).toBe(first);
+    // Guests' public pages may be stored by browsers but must be revalidated (a catalogue change).
+    expect(cached.headers.get("cache-control")).toBe("no-cache");
     expect(cached.headers.get("content-security-policy")).not.toContain("unsafe-inline");
 
     await services.db.update(products).set({ price: 2222 }).where(eq(products.id, 11));

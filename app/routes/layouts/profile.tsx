@@ -1,6 +1,6 @@
 // The profile layout: signed-in only; the game switcher and the sections of the game's profile.
 // Remembers the game in the `game` cookie, which /profile and sign-ins follow (decisions §5).
-import { data, NavLink, Outlet, useLoaderData, useParams } from "react-router";
+import { data, Link, NavLink, Outlet, useLoaderData, useParams } from "react-router";
 import { NotificationsProvider } from "../../components/notifications.tsx";
 import { SiteFooter, SiteHeader } from "../../components/site-chrome.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
@@ -10,8 +10,12 @@ import { readCookie, requireProfile } from "../../lib/guards.server.ts";
 import { serializeCookie } from "../../../server/http/cookies.ts";
 import type { LoaderArgs } from "../../lib/route-args.ts";
 import accountStylesheet from "../../styles/account.css?url";
+import commerceStylesheet from "../../styles/commerce.css?url";
 
-export const links = () => [{ rel: "stylesheet", href: accountStylesheet }];
+export const links = () => [
+  { rel: "stylesheet", href: accountStylesheet },
+  { rel: "stylesheet", href: commerceStylesheet },
+];
 
 export function loader({ context, request, params }: LoaderArgs) {
   const { auth, game: cheat } = requireProfile(context, request, params);
@@ -31,6 +35,9 @@ export function loader({ context, request, params }: LoaderArgs) {
 /** The sections of a game's profile; later sections join this list. */
 export const PROFILE_SECTIONS = [
   { path: "", key: "overview", icon: "user" },
+  { path: "/subscription", key: "subscription", icon: "clock" },
+  { path: "/balance", key: "balance", icon: "bolt" },
+  { path: "/referral", key: "referral", icon: "globe" },
   { path: "/settings", key: "settings", icon: "shield" },
 ] as const;
 
@@ -62,6 +69,9 @@ export default function ProfileLayout() {
                 </NavLink>
               ))}
             </nav>
+            <Link to={href(`/give/subscription?game=${game}`)} className="btn btn-secondary btn-small give-link">
+              <Icon name="gift" size={16} /> {t("profile.nav.give")}
+            </Link>
           </aside>
           <div className="profile-main">
             <Outlet />

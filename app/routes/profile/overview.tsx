@@ -1,6 +1,9 @@
-// /{game}/profile: the account at a glance for this game.
+// /{game}/profile: the account at a glance for this game — the game's subscription, the balance,
+// two-factor state and quick links to the other sections.
 import { Link, useLoaderData, useParams, type MetaArgs } from "react-router";
-import { Card } from "../../components/ui/primitives.tsx";
+import { ButtonLink, Card } from "../../components/ui/primitives.tsx";
+import { Icon, type IconName } from "../../components/ui/icons.tsx";
+import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { formatDate, formatPrice } from "../../lib/format.ts";
@@ -8,31 +11,72 @@ import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import type { LoaderArgs } from "../../lib/route-args.ts";
 
-export function loader({ context, request, params }: LoaderArgs) {
+export async function loader({ context, request, params }: LoaderArgs) {
   const { auth, game } = requireProfile(context, request, params);
   const { t, services } = context;
+  const subscription = (await services.subscriptions.list(auth.user.id)).find((s) => s.cheat_id === game.id) ?? null;
   return {
     user: services.accounts.view(auth.user),
     game: { slug: game.slug, name: game.name },
+    subscription: subscription && {
+      state: subscription.state,
+      expires_at: subscription.expires_at,
+      remaining_seconds: subscription.remaining_seconds,
+      freeze_ends_at: subscription.freeze_ends_at,
+    },
     meta: { title: t("profile.overview.title", { game: game.name }), description: t("profile.overview.title", { game: game.name }) },
   };
 }
 
 export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
 
+const QUICK_LINKS: { path: string; key: string; icon: IconName }[] = [
+  { path: "/subscription", key: "subscription", icon: "clock" },
+  { path: "/balance", key: "balance", icon: "bolt" },
+  { path: "/referral", key: "referral", icon: "globe" },
+  { path: "/settings", key: "settings", icon: "shield" },
+];
+
 export default function Overview() {
-  const { user, game } = useLoaderData<typeof loader>();
+  const { user, game, subscription: sub } = useLoaderData<typeof loader>();
   const { game: slug } = useParams();
   const t = useT();
   const locale = useLocale();
   const href = useHref();
+  const state = sub?.state ?? "none";
   return (
-    <section aria-labelledby="overview-title">
+    <section aria-labelledby="overview-title" className="commerce">
       <h1 id="overview-title">{t("profile.overview.title", { game: game.name })}</h1>
+      <Card as="section" className={`sub-card sub-${state} overview-sub`}>
+        <div className="sub-head">
+          <span className="sub-icon" aria-hidden="true">
+            <Icon name={state === "frozen" ? "snowflake" : "clock"} size={22} />
+          </span>
+          <div>
+            <h2 className="h3">{t("profile.overview.subscription")}</h2>
+            <SubscriptionBadge state={state} t={t} />
+          </div>
+        </div>
+        <p className="sub-line">
+          {!sub
+            ? t("subscription.block.missing")
+            : sub.state === "active"
+              ? t("profile.overview.activeUntil", { date: formatDate(sub.expires_at), left: formatDuration(t, locale, sub.remaining_seconds) })
+              : sub.state === "frozen"
+                ? t("profile.overview.frozen", { left: formatDuration(t, locale, sub.remaining_seconds), date: sub.freeze_ends_at ? formatDate(sub.freeze_ends_at) : "—" })
+                : t("profile.overview.expired", { date: formatDate(sub.expires_at) })}
+        </p>
+        <div className="form-row">
+          <ButtonLink to={href(`/${slug}/profile/subscription`)} variant={state === "active" || state === "frozen" ? "secondary" : "primary"}>
+            {state === "active" || state === "frozen" ? t("profile.overview.manage") : t("profile.overview.buy")}
+          </ButtonLink>
+        </div>
+      </Card>
       <div className="grid stats-grid">
         <Card>
           <p className="muted small">{t("profile.overview.balance")}</p>
           <p className="stat">{formatPrice(user.balance, user.currency, locale)}</p>
+          <Link to={href(`/${slug}/profile/balance`)}>{t("profile.overview.topUp")}</Link>
         </Card>
         <Card>
           <p className="muted small">{t("profile.overview.twoFa")}</p>
@@ -45,6 +89,25 @@ export default function Overview() {
           <p className="muted small">{t("profile.overview.since", { date: formatDate(user.created_at, false) })}</p>
         </Card>
       </div>
+      <nav aria-labelledby="quick-title" className="quick-links">
+        <h2 id="quick-title" className="h3">{t("profile.overview.quick")}</h2>
+        <ul className="grid quick-grid">
+          {QUICK_LINKS.map((l) => (
+            <li key={l.key}>
+              <Link to={href(`/${slug}/profile${l.path}`)} className="quick-link">
+                <Icon name={l.icon} size={20} />
+                <span>{t(`profile.nav.${l.key}`)}</span>
+              </Link>
+            </li>
+          ))}
+          <li>
+            <Link to={href(`/give/subscription?game=${slug}`)} className="quick-link">
+              <Icon name="gift" size={20} />
+              <span>{t("profile.nav.give")}</span>
+            </Link>
+          </li>
+        </ul>
+      </nav>
     </section>
   );
 }

@@ -1,0 +1,114 @@
+// /payment/demo?order=ID (no layout): the approve page of the built-in demo provider (decisions §1,
+// never in production). Clearly marked: no real money moves. "Pay" approves the order and goes to
+// the return page as PayPal would; "Cancel" goes there with ?cancel=1. Only the order's owner sees it.
+import { Form, redirect, useLoaderData, type AppLoadContext, type MetaArgs } from "react-router";
+import { DomainError } from "../../../core/shared/errors.ts";
+import { localePath } from "../../../i18n/locales.ts";
+import { Logo } from "../../components/brand.tsx";
+import { Icon } from "../../components/ui/icons.tsx";
+import { SubmitButton } from "../../components/forms.tsx";
+import { productName } from "../../components/commerce.tsx";
+import { useLocale, useT } from "../../lib/i18n.tsx";
+import { formatPrice } from "../../lib/format.ts";
+import { notFound, pageMeta } from "../../lib/meta.ts";
+import { requireUser } from "../../lib/guards.server.ts";
+import { readForm } from "../../lib/forms.server.ts";
+import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+import accountStylesheet from "../../styles/account.css?url";
+import commerceStylesheet from "../../styles/commerce.css?url";
+
+export const links = () => [
+  { rel: "stylesheet", href: accountStylesheet },
+  { rel: "stylesheet", href: commerceStylesheet },
+];
+
+const ORDER_ID = /^DEMO-[A-Z0-9]{1,40}$/;
+
+/** The signed-in user's demo order of ?order=, or the 404 page (also when the demo provider is off). */
+async function ownOrder(context: AppLoadContext, request: Request) {
+  const { services } = context;
+  if (!services.demoProvider) notFound(request);
+  const auth = requireUser(context, request);
+  const orderId = new URL(request.url).searchParams.get("order") ?? "";
+  if (!ORDER_ID.test(orderId)) notFound(request);
+  try {
+    return { auth, orderId, order: await services.payments.order(auth.user.id, orderId) };
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "not_found") notFound(request);
+    throw error;
+  }
+}
+
+export async function loader({ context, request }: LoaderArgs) {
+  const { orderId, order } = await ownOrder(context, request);
+  const { t, services, locale } = context;
+  const product = order.product_id === null ? undefined : services.catalog.productById(order.product_id);
+  const game = product && services.catalog.cheatById(product.cheat_id);
+  return {
+    orderId,
+    kind: order.kind,
+    amount: order.amount,
+    currency: order.currency,
+    status: order.status,
+    item: product ? productName(t, locale, game?.name ?? product.title, product.params.days) : null,
+    meta: { title: t("demo.title"), description: t("demo.lead") },
+  };
+}
+
+export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+
+export async function action({ context, request }: ActionArgs) {
+  const { orderId } = await ownOrder(context, request);
+  const fields = await readForm(request);
+  const { services, locale } = context;
+  const token = encodeURIComponent(orderId);
+  if (fields.intent === "pay") {
+    await services.demoProvider!.approve(orderId); // false when approved before: the return page tells
+    return redirect(localePath(locale, `/payment/paypal?token=${token}`));
+  }
+  return redirect(localePath(locale, `/payment/paypal?cancel=1&token=${token}`));
+}
+
+export default function DemoPayment() {
+  const { orderId, kind, amount, currency, status, item } = useLoaderData<typeof loader>();
+  const t = useT();
+  const locale = useLocale();
+  const open = status === "created";
+  return (
+    <main className="layout-bare">
+      <section className="card bare-card demo-card" aria-labelledby="demo-title">
+        <Logo />
+        <p className="demo-ribbon" role="note">
+          <Icon name="alert" size={18} /> {t("demo.ribbon")}
+        </p>
+        <h1 id="demo-title">{t("demo.title")}</h1>
+        <p className="muted">{t("demo.lead")}</p>
+        <dl className="facts demo-facts">
+          <div>
+            <dt>{t("demo.what")}</dt>
+            <dd>{kind === "topup" ? t("demo.topup") : (item ?? "—")}</dd>
+          </div>
+          <div>
+            <dt>{t("demo.amount")}</dt>
+            <dd className="demo-amount">{formatPrice(amount, currency, locale)}</dd>
+          </div>
+          <div>
+            <dt>{t("demo.order")}</dt>
+            <dd><code>{orderId}</code></dd>
+          </div>
+        </dl>
+        {!open && <p className="alert alert-info">{t("demo.done")}</p>}
+        <Form method="post" className="pay-actions">
+          {open ? (
+            <>
+              <SubmitButton intent="pay">{t("demo.pay", { amount: formatPrice(amount, currency, locale) })}</SubmitButton>
+              <SubmitButton intent="cancel" variant="secondary">{t("demo.cancel")}</SubmitButton>
+            </>
+          ) : (
+            <SubmitButton intent="pay">{t("demo.continue")}</SubmitButton>
+          )}
+        </Form>
+      </section>
+    </main>
+  );
+}

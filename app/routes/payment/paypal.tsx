@@ -1,0 +1,132 @@
+// /payment/paypal (no layout): the return page of the payment provider (decisions §5). PayPal
+// sends the buyer back with ?token=<order id> (and ?cancel=1 when they gave up); the loader
+// captures the order for the signed-in user — idempotent, so a reload shows the same result.
+import { Link, useLoaderData, useLocation, type MetaArgs } from "react-router";
+import { DomainError } from "../../../core/shared/errors.ts";
+import { Logo } from "../../components/brand.tsx";
+import { Icon } from "../../components/ui/icons.tsx";
+import { productName } from "../../components/commerce.tsx";
+import { useLocale, useT } from "../../lib/i18n.tsx";
+import { formatDate, formatPrice } from "../../lib/format.ts";
+import { pageMeta } from "../../lib/meta.ts";
+import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
+import type { LoaderArgs } from "../../lib/route-args.ts";
+import { localePath } from "../../../i18n/locales.ts";
+import accountStylesheet from "../../styles/account.css?url";
+import commerceStylesheet from "../../styles/commerce.css?url";
+
+export const links = () => [
+  { rel: "stylesheet", href: accountStylesheet },
+  { rel: "stylesheet", href: commerceStylesheet },
+];
+
+const ORDER_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+type Outcome =
+  | { kind: "cancelled" }
+  | { kind: "error"; message: string; retry: boolean }
+  | { kind: "topup"; amount: number; balance: number; currency: string }
+  | { kind: "product"; item: string; paid: number; currency: string; expiresAt: string | null; frozen: boolean; game: string | null };
+
+export async function loader({ context, request }: LoaderArgs) {
+  const auth = requireUser(context, request);
+  const { t, services, locale } = context;
+  const url = new URL(request.url);
+  const token = url.searchParams.get("token") ?? "";
+  const profile = storedGameProfile(context, request);
+  const page = (outcome: Outcome, back = profile) => ({
+    outcome,
+    back,
+    meta: { title: t("return.title"), description: t("return.title") },
+  });
+
+  if (url.searchParams.get("cancel") === "1") return page({ kind: "cancelled" });
+  if (!ORDER_ID.test(token)) return page({ kind: "error", message: t("return.noOrder"), retry: false });
+  try {
+    const { transaction, balance, subscriptions } = await services.payments.capture(auth.user.id, token);
+    const product = transaction.product;
+    if (!product) return page({ kind: "topup", amount: transaction.amount, balance, currency: transaction.currency }, `${profile}/balance`);
+    const cheat = services.catalog.cheatById(product.cheat_id);
+    const sub = subscriptions.find((s) => s.cheat_id === product.cheat_id);
+    return page(
+      {
+        kind: "product",
+        item: productName(t, locale, cheat?.name ?? product.title, product.params.days),
+        paid: transaction.paid,
+        currency: transaction.currency,
+        expiresAt: sub && sub.state === "active" ? sub.expires_at : null,
+        frozen: sub?.state === "frozen",
+        game: cheat?.slug ?? null,
+      },
+      cheat ? localePath(locale, `/${cheat.slug}/profile/subscription`) : profile,
+    );
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    // The provider failed or has not settled yet: trying again may help. Anything else will not.
+    const retry = error.code === "payment_failed" || error.messageKey === "errors.payment_pending" || error.messageKey === "errors.payment_not_approved";
+    const message = error.code === "not_found" ? t("return.noOrder") : t(error.messageKey, error.details.params);
+    return page({ kind: "error", message, retry });
+  }
+}
+
+export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+
+export default function PaymentReturn() {
+  const { outcome, back } = useLoaderData<typeof loader>();
+  const t = useT();
+  const locale = useLocale();
+  const { pathname, search } = useLocation();
+  const ok = outcome.kind === "topup" || outcome.kind === "product";
+  return (
+    <main className="layout-bare">
+      <section className={`card bare-card result-card ${ok ? "result-ok" : outcome.kind === "cancelled" ? "result-neutral" : "result-error"}`} aria-labelledby="return-title">
+        <Logo />
+        <span className="result-icon" aria-hidden="true">
+          <Icon name={ok ? "check" : outcome.kind === "cancelled" ? "close" : "alert"} size={28} />
+        </span>
+        {outcome.kind === "cancelled" ? (
+          <>
+            <h1 id="return-title">{t("return.cancelled.title")}</h1>
+            <p className="muted">{t("return.cancelled.text")}</p>
+          </>
+        ) : outcome.kind === "error" ? (
+          <>
+            <h1 id="return-title">{t("return.error.title")}</h1>
+            <p role="alert">{outcome.message}</p>
+          </>
+        ) : outcome.kind === "topup" ? (
+          <>
+            <h1 id="return-title">{t("return.success.title")}</h1>
+            <p>{t("return.topup", { amount: formatPrice(outcome.amount, outcome.currency, locale) })}</p>
+            <p className="result-figure">
+              <span className="muted small">{t("return.newBalance")}</span>
+              <strong>{formatPrice(outcome.balance, outcome.currency, locale)}</strong>
+            </p>
+          </>
+        ) : (
+          <>
+            <h1 id="return-title">{t("return.success.title")}</h1>
+            <p>{t("return.product", { item: outcome.item, amount: formatPrice(outcome.paid, outcome.currency, locale) })}</p>
+            {outcome.expiresAt && (
+              <p className="result-figure">
+                <span className="muted small">{t("sub.expiresAt")}</span>
+                <strong>{formatDate(outcome.expiresAt)}</strong>
+              </p>
+            )}
+            {outcome.frozen && <p className="muted small">{t("payment.addsToFrozen")}</p>}
+          </>
+        )}
+        <div className="result-actions">
+          {outcome.kind === "error" && outcome.retry && (
+            <a className="btn btn-primary" href={pathname + search}>
+              {t("return.retry")}
+            </a>
+          )}
+          <Link className={`btn ${outcome.kind === "error" && outcome.retry ? "btn-secondary" : "btn-primary"}`} to={back}>
+            {t("return.back")}
+          </Link>
+        </div>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,135 @@
+// /{game}/profile/payment?product=ID (purchase layout): the checkout of one product of the game.
+// Guard of decisions §5: without a current product of this game it goes to the subscription page.
+// Pays from the balance (then back to the subscription page with a notice) or by the payment
+// provider (to its approve page). Prices come from the catalogue, never from the form.
+import { data, Form, Link, redirect, useActionData, useLoaderData, type AppLoadContext, type MetaArgs } from "react-router";
+import { localePath } from "../../../i18n/locales.ts";
+import { DomainError } from "../../../core/shared/errors.ts";
+import { Card } from "../../components/ui/primitives.tsx";
+import { Icon } from "../../components/ui/icons.tsx";
+import { FormAlert, SubmitButton } from "../../components/forms.tsx";
+import { SubscriptionBadge, productName } from "../../components/commerce.tsx";
+import { useLocale, useT } from "../../lib/i18n.tsx";
+import { useHref } from "../../lib/paths.ts";
+import { formatDate, formatPrice, plural } from "../../lib/format.ts";
+import { pageMeta } from "../../lib/meta.ts";
+import { requireProfile } from "../../lib/guards.server.ts";
+import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
+import { parseId } from "../../lib/commerce.server.ts";
+import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+
+/** The chosen product (has-active-product): one of the game's current products, else a redirect. */
+function chosenProduct(context: AppLoadContext, request: Request, gameId: number, gameSlug: string) {
+  const id = parseId(new URL(request.url).searchParams.get("product"));
+  const product = id === undefined ? undefined : context.services.catalog.productsFor(gameId, context.shoppingArea).find((p) => p.id === id);
+  if (!product) throw redirect(localePath(context.locale, `/${gameSlug}/profile/subscription`));
+  return product;
+}
+
+export async function loader({ context, request, params }: LoaderArgs) {
+  const { auth, game } = requireProfile(context, request, params);
+  const product = chosenProduct(context, request, game.id, game.slug);
+  const { t, services, locale } = context;
+  const user = services.accounts.view(auth.user);
+  const subscription = (await services.subscriptions.list(auth.user.id)).find((s) => s.cheat_id === game.id) ?? null;
+  const name = productName(t, locale, game.name, product.params.days);
+  return {
+    game: { slug: game.slug, name: game.name },
+    product: { id: product.id, days: product.params.days, price: product.price, currency: product.currency },
+    balance: user.balance,
+    currency: user.currency,
+    subscription: subscription && { state: subscription.state, expires_at: subscription.expires_at },
+    meta: { title: t("payment.title", { product: name }), description: t("payment.title", { product: name }) },
+  };
+}
+
+export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+
+type PaymentFailure = FormResult & { insufficient?: boolean };
+
+export async function action({ context, request, params }: ActionArgs) {
+  const { auth, game } = requireProfile(context, request, params);
+  const product = chosenProduct(context, request, game.id, game.slug);
+  const fields = await readForm(request);
+  const { services, shoppingArea, locale } = context;
+  try {
+    if (fields.intent === "balance") {
+      await services.purchases.purchase(auth.user.id, product.id, shoppingArea);
+      return redirect(localePath(locale, `/${game.slug}/profile/subscription?notice=purchased`));
+    }
+    if (fields.intent === "paypal") {
+      const order = await services.payments.createOrder(auth.user.id, { productId: product.id, area: shoppingArea, locale });
+      return redirect(order.approve_url);
+    }
+    return redirect(localePath(locale, `/${game.slug}/profile/payment?product=${product.id}`));
+  } catch (error) {
+    const answer = formFailure(context, error, fields, "pay");
+    const insufficient = error instanceof DomainError && error.code === "insufficient_balance";
+    return data({ ...answer.data, insufficient } satisfies PaymentFailure, answer.init ?? undefined);
+  }
+}
+
+export default function Payment() {
+  const { game, product, balance, currency, subscription } = useLoaderData<typeof loader>();
+  const result = useActionData<PaymentFailure>();
+  const t = useT();
+  const locale = useLocale();
+  const href = useHref();
+  const short = balance < product.price;
+  return (
+    <section className="checkout" aria-labelledby="payment-title">
+      <p className="eyebrow">
+        <Icon name="gamepad" size={16} /> {game.name}
+      </p>
+      <h1 id="payment-title">{t("payment.heading")}</h1>
+      <Card className="checkout-card">
+        <div className="checkout-product">
+          <h2 className="h3">{productName(t, locale, game.name, product.days)}</h2>
+          <p className="checkout-price">{formatPrice(product.price, product.currency, locale)}</p>
+        </div>
+        <p className="muted small checkout-effect">
+          {subscription && <SubscriptionBadge state={subscription.state} t={t} />}
+          <span>
+            {subscription?.state === "active"
+              ? t("payment.extends", { date: formatDate(subscription.expires_at) })
+              : subscription?.state === "frozen"
+                ? t("payment.addsToFrozen")
+                : t("payment.startsNow")}
+          </span>
+        </p>
+        <dl className="facts checkout-facts">
+          <div>
+            <dt>{t("payment.length")}</dt>
+            <dd>{plural(t, locale, "plural.days", product.days)}</dd>
+          </div>
+          <div>
+            <dt>{t("balance.current")}</dt>
+            <dd className={short ? "short" : undefined}>{formatPrice(balance, currency, locale)}</dd>
+          </div>
+        </dl>
+
+        <FormAlert result={result} intent="pay" />
+        {(result?.insufficient || short) && (
+          <p className="topup-hint">
+            {short && !result?.insufficient && <span className="muted small">{t("payment.short", { missing: formatPrice(product.price - balance, currency, locale) })} </span>}
+            <Link to={href(`/${game.slug}/profile/balance`)}>{t("payment.topUp")}</Link>
+          </p>
+        )}
+        <Form method="post" className="pay-actions">
+          <SubmitButton intent="balance" variant={short ? "secondary" : "primary"}>
+            {t("payment.fromBalance", { price: formatPrice(product.price, product.currency, locale) })}
+          </SubmitButton>
+          <SubmitButton intent="paypal" variant={short ? "primary" : "secondary"}>
+            {t("payment.paypal")}
+          </SubmitButton>
+        </Form>
+        <p className="muted small secure-note">
+          <Icon name="shield" size={16} /> {t("payment.note")}
+        </p>
+      </Card>
+      <p className="checkout-links small">
+        <Link to={href(`/${game.slug}/profile/subscription`)}>{t("payment.otherPlans")}</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+// /{game}/profile/referral: the user's referral link (decisions §4) with a copy button where
+// JavaScript runs (the link stays selectable in a read-only field without it), and what it earned.
+import { useEffect, useRef, useState } from "react";
+import { useLoaderData, type MetaArgs } from "react-router";
+import { Card } from "../../components/ui/primitives.tsx";
+import { Icon } from "../../components/ui/icons.tsx";
+import { useLangTag, useLocale, useT } from "../../lib/i18n.tsx";
+import { formatPrice } from "../../lib/format.ts";
+import { pageMeta } from "../../lib/meta.ts";
+import { requireProfile } from "../../lib/guards.server.ts";
+import type { LoaderArgs } from "../../lib/route-args.ts";
+
+export async function loader({ context, request, params }: LoaderArgs) {
+  const { auth } = requireProfile(context, request, params);
+  const { t, services } = context;
+  const summary = await services.referrals.summary(auth.user.id);
+  return {
+    referral: summary,
+    currency: services.settings.SHOP_CURRENCY,
+    meta: { title: t("referral.title"), description: t("referral.lead", { percent: summary.percent }) },
+  };
+}
+
+export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+
+export default function Referral() {
+  const { referral, currency } = useLoaderData<typeof loader>();
+  const t = useT();
+  const locale = useLocale();
+  const langTag = useLangTag();
+  return (
+    <section aria-labelledby="referral-title" className="commerce">
+      <h1 id="referral-title">{t("referral.title")}</h1>
+      <p className="muted">{t("referral.lead", { percent: referral.percent })}</p>
+      <Card as="section" className="referral-card">
+        <h2 className="h3">{t("referral.link")}</h2>
+        <CopyField value={referral.link} />
+        <p className="muted small">{t("referral.code", { code: referral.code })}</p>
+      </Card>
+      <div className="grid stats-grid">
+        <Card>
+          <p className="muted small">{t("referral.invited")}</p>
+          <p className="stat">{new Intl.NumberFormat(langTag).format(referral.invited)}</p>
+        </Card>
+        <Card>
+          <p className="muted small">{t("referral.earned")}</p>
+          <p className="stat">{formatPrice(referral.earned, currency, locale)}</p>
+        </Card>
+        <Card>
+          <p className="muted small">{t("referral.percent")}</p>
+          <p className="stat">{new Intl.NumberFormat(langTag, { style: "percent" }).format(referral.percent / 100)}</p>
+        </Card>
+      </div>
+      <Card as="section">
+        <h2 className="h3">{t("referral.how.title")}</h2>
+        <ol className="how-list">
+          <li>{t("referral.how.1")}</li>
+          <li>{t("referral.how.2")}</li>
+          <li>{t("referral.how.3", { percent: referral.percent })}</li>
+        </ol>
+      </Card>
+    </section>
+  );
+}
+
+/** The link in a read-only field; the copy button appears once JavaScript runs (it needs the clipboard). */
+function CopyField({ value }: { value: string }) {
+  const t = useT();
+  const input = useRef<HTMLInputElement>(null);
+  const [canCopy, setCanCopy] = useState(false);
+  const [copied, setCopied] = useState<"yes" | "no" | null>(null);
+  useEffect(() => setCanCopy(typeof navigator !== "undefined" && Boolean(navigator.clipboard)), []);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(null), 2500);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied("yes");
+    } catch {
+      input.current?.select();
+      setCopied("no");
+    }
+  }
+
+  return (
+    <div className="copy-field">
+      <label htmlFor="referral-link" className="visually-hidden">{t("referral.link")}</label>
+      <input id="referral-link" ref={input} type="text" value={value} readOnly onFocus={(e) => e.currentTarget.select()} />
+      {canCopy && (
+        <button type="button" className="btn btn-primary" onClick={copy}>
+          <Icon name={copied === "yes" ? "check" : "arrowRight"} size={18} />
+          {copied === "yes" ? t("referral.copied") : t("referral.copy")}
+        </button>
+      )}
+      <span className="visually-hidden" role="status">
+        {copied === "yes" ? t("referral.copied") : copied === "no" ? t("referral.copyFailed") : ""}
+      </span>
+      {copied === "no" && <p className="field-hint">{t("referral.copyFailed")}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+// /{game}/profile/subscription: the game's subscription (spec §4: active, frozen, expired), freeze
+// and unfreeze (intent forms: a plain POST without JavaScript, a fetcher with it), and the game's
+// products for the visitor's shopping area with links to the payment page.
+import { useEffect } from "react";
+import { data, redirect, useFetcher, useLoaderData, useLocation, type MetaArgs } from "react-router";
+import { DomainError } from "../../../core/shared/errors.ts";
+import type { SubscriptionView } from "../../../core/subscriptions/index.ts";
+import { Badge, ButtonLink, Card } from "../../components/ui/primitives.tsx";
+import { Icon } from "../../components/ui/icons.tsx";
+import { FormAlert, Notice } from "../../components/forms.tsx";
+import { notificationForStatus, useNotifications } from "../../components/notifications.tsx";
+import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx";
+import { useLocale, useT } from "../../lib/i18n.tsx";
+import { useHref } from "../../lib/paths.ts";
+import { formatDate, formatPrice, plural } from "../../lib/format.ts";
+import { pageMeta } from "../../lib/meta.ts";
+import { requireProfile } from "../../lib/guards.server.ts";
+import { formFailure, readForm, selfPath, type FormResult } from "../../lib/forms.server.ts";
+import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+
+const NOTICES = ["frozen", "unfrozen", "purchased"] as const;
+
+export async function loader({ context, request, params }: LoaderArgs) {
+  const { auth, game } = requireProfile(context, request, params);
+  const { t, services, shoppingArea } = context;
+  const subscription = (await services.subscriptions.list(auth.user.id)).find((s) => s.cheat_id === game.id) ?? null;
+  const notice = new URL(request.url).searchParams.get("notice");
+  return {
+    game: { slug: game.slug, name: game.name },
+    subscription,
+    products: services.catalog.productsFor(game.id, shoppingArea).map(({ id, params: { days }, price, currency }) => ({ id, days, price, currency })),
+    freeze: { maxDays: services.settings.FREEZE_MAX_DAYS, cooldownDays: services.settings.FREEZE_COOLDOWN_DAYS },
+    notice: NOTICES.find((n) => n === notice) ?? null,
+    meta: { title: t("sub.title", { game: game.name }), description: t("sub.title", { game: game.name }) },
+  };
+}
+
+export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+
+/** A failed freeze or unfreeze: the form's message, plus the status for the notification of spec §8. */
+type FreezeFailure = FormResult & { status: number };
+
+export async function action({ context, request, params }: ActionArgs) {
+  const { auth, game } = requireProfile(context, request, params);
+  const fields = await readForm(request);
+  const { subscriptions, logger } = context.services;
+  const back = (notice: string) => `${selfPath(request).split("?")[0]}?notice=${notice}`;
+  try {
+    if (fields.intent === "freeze") {
+      await subscriptions.freeze(auth.user.id, game.id);
+      return redirect(back("frozen"));
+    }
+    if (fields.intent === "unfreeze") {
+      await subscriptions.unfreeze(auth.user.id, game.id);
+      return redirect(back("unfrozen"));
+    }
+    return redirect(selfPath(request));
+  } catch (error) {
+    if (!(error instanceof DomainError)) {
+      // Answered as data, so that a fetcher shows the notification instead of the error page.
+      logger.error({ err: error }, "freeze failed");
+      const failure: FreezeFailure = { ok: false, intent: "freeze", formError: context.t("errors.internal_error"), status: 500 };
+      return data(failure, { status: 500 });
+    }
+    const answer = formFailure(context, error, fields, "freeze");
+    return data({ ...answer.data, status: error.status } satisfies FreezeFailure, answer.init ?? undefined);
+  }
+}
+
+export default function Subscription() {
+  const { game, subscription: sub, products, freeze, notice } = useLoaderData<typeof loader>();
+  const t = useT();
+  const locale = useLocale();
+  const href = useHref();
+  const state = sub?.state ?? "none";
+  const best = products.reduce<(typeof products)[number] | undefined>((b, p) => (!b || p.price / p.days < b.price / b.days ? p : b), undefined);
+  return (
+    <section aria-labelledby="sub-title" className="commerce">
+      <h1 id="sub-title">{t("sub.title", { game: game.name })}</h1>
+      {notice && <Notice>{t(`sub.notice.${notice}`)}</Notice>}
+
+      <Card as="section" className={`sub-card sub-${state}`}>
+        <div className="sub-head">
+          <span className="sub-icon" aria-hidden="true">
+            <Icon name={state === "frozen" ? "snowflake" : "clock"} size={22} />
+          </span>
+          <div>
+            <h2 className="h3">{game.name}</h2>
+            <SubscriptionBadge state={state} t={t} />
+          </div>
+        </div>
+        {sub ? (
+          <dl className="facts">
+            {sub.state === "frozen" ? (
+              <>
+                <div>
+                  <dt>{t("sub.kept")}</dt>
+                  <dd>{formatDuration(t, locale, sub.remaining_seconds)}</dd>
+                </div>
+                {sub.frozen_at && (
+                  <div>
+                    <dt>{t("sub.frozenAt")}</dt>
+                    <dd><time dateTime={sub.frozen_at}>{formatDate(sub.frozen_at)}</time></dd>
+                  </div>
+                )}
+                {sub.freeze_ends_at && (
+                  <div>
+                    <dt>{t("sub.freezeEnds")}</dt>
+                    <dd><time dateTime={sub.freeze_ends_at}>{formatDate(sub.freeze_ends_at)}</time></dd>
+                  </div>
+                )}
+              </>
+            ) : (
+              <>
+                <div>
+                  <dt>{sub.state === "expired" ? t("sub.expiredAt") : t("sub.expiresAt")}</dt>
+                  <dd><time dateTime={sub.expires_at}>{formatDate(sub.expires_at)}</time></dd>
+                </div>
+                {sub.state === "active" && (
+                  <div>
+                    <dt>{t("sub.remaining")}</dt>
+                    <dd>{formatDuration(t, locale, sub.remaining_seconds)}</dd>
+                  </div>
+                )}
+              </>
+            )}
+          </dl>
+        ) : (
+          <p className="muted">{t("subscription.block.missing")}</p>
+        )}
+        <FreezeControls sub={sub} />
+        <p className="muted small">
+          {t("sub.freezeRules", { max: plural(t, locale, "plural.days", freeze.maxDays), cooldown: plural(t, locale, "plural.days", freeze.cooldownDays) })}
+        </p>
+      </Card>
+
+      <section aria-labelledby="plans-title">
+        <h2 id="plans-title" className="h3">{sub && sub.state !== "expired" ? t("sub.plans.extend") : t("sub.plans.buy")}</h2>
+        {products.length === 0 ? (
+          <p className="muted">{t("game.empty")}</p>
+        ) : (
+          <ul className="grid plans-grid">
+            {products.map((p) => (
+              <Card as="li" key={p.id} className={`plan${p.id === best?.id && products.length > 1 ? " plan-best" : ""}`}>
+                {p.id === best?.id && products.length > 1 && <Badge>{t("game.product.best")}</Badge>}
+                <h3>{plural(t, locale, "plural.days", p.days)}</h3>
+                <p className="plan-price">{formatPrice(p.price, p.currency, locale)}</p>
+                <p className="muted small">{t("game.product.perDay", { price: formatPrice(Math.round(p.price / p.days), p.currency, locale) })}</p>
+                <ButtonLink to={href(`/${game.slug}/profile/payment?product=${p.id}`)} block>
+                  {t("game.product.buy")}
+                </ButtonLink>
+              </Card>
+            ))}
+          </ul>
+        )}
+      </section>
+    </section>
+  );
+}
+
+function FreezeControls({ sub }: { sub: SubscriptionView | null }) {
+  const t = useT();
+  const { pathname } = useLocation();
+  const fetcher = useFetcher<FreezeFailure>();
+  const { notify } = useNotifications();
+  const failure = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data : undefined;
+  useEffect(() => {
+    if (!failure) return;
+    const n = notificationForStatus(failure.status, t);
+    if (n) notify(n);
+  }, [failure, notify, t]);
+
+  if (!sub || sub.state === "expired") return null;
+  const busy = fetcher.state !== "idle";
+  const intent = sub.state === "frozen" ? "unfreeze" : "freeze";
+  return (
+    <div className="freeze">
+      <FormAlert result={failure} intent="freeze" />
+      {sub.state === "frozen" || sub.can_freeze ? (
+        <fetcher.Form method="post" action={pathname} className="form-row">
+          <button type="submit" name="intent" value={intent} className={`btn ${intent === "freeze" ? "btn-secondary" : "btn-primary"}`} disabled={busy} aria-busy={busy || undefined}>
+            <Icon name={intent === "freeze" ? "snowflake" : "bolt"} size={18} />
+            {intent === "freeze" ? t("sub.freeze") : t("sub.unfreeze")}
+          </button>
+        </fetcher.Form>
+      ) : (
+        <p className="freeze-block" role="note">
+          <Icon name="snowflake" size={16} />
+          <span>
+            {sub.freeze_block === "cooldown" && sub.next_froze_date
+              ? t("sub.cooldownUntil", { date: formatDate(sub.next_froze_date) })
+              : t(`subscription.block.${sub.freeze_block ?? "missing"}`)}
+          </span>
+        </p>
+      )}
+    </div>
+  );
+}

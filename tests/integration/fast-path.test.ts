@@ -1,0 +1,67 @@
+// Page-cache hits are answered on node:http without the app (server/fast-path.ts): the answer
+// must be the one the app gives, with the same headers, cookies and CSP.
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHttpServer } from "../../server/main.ts";
+import { useTestApp } from "../kit/app.ts";
+
+const shop = useTestApp();
+let base = "";
+let close = () => {};
+
+beforeAll(async () => {
+  const server = createHttpServer(shop.services, shop.app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () => server.close();
+});
+afterAll(() => close());
+
+const headersOf = (res: Response) => {
+  const copy = Object.fromEntries([...res.headers].filter(([name]) => !["date", "x-request-id", "connection", "keep-alive", "transfer-encoding", "content-length", "set-cookie"].includes(name)));
+  return copy;
+};
+
+describe("the page-cache fast path", () => {
+  it("answers a hit exactly as the app answered the miss", async () => {
+    // (The miss is rendered by the app and stored; the hit never reaches the app.)
+    const cookie = "locale=en; t=AAAAbbbbCCCCdddd";
+    const miss = await fetch(`${base}/en/minecraft`, { headers: { cookie } });
+    const missBody = await miss.text();
+    const hit = await fetch(`${base}/en/minecraft`, { headers: { cookie, "x-request-id": "fast-1" } });
+    expect(hit.status).toBe(200);
+    expect(await hit.text()).toBe(missBody);
+    expect(headersOf(hit)).toEqual(headersOf(miss));
+    expect(hit.headers.get("x-request-id")).toBe("fast-1");
+    expect(hit.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(hit.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(hit.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("sets the visitor and locale cookies on a hit when they are missing", async () => {
+    await fetch(`${base}/es/cs2`);
+    const hit = await fetch(`${base}/es/cs2`, { headers: { cookie: "locale=ru" } });
+    const cookies = hit.headers.getSetCookie();
+    expect(cookies.some((c) => /^t=[A-Za-z0-9]{16}; Max-Age=94608000; Path=\/; SameSite=Lax$/.test(c))).toBe(true);
+    expect(cookies).toContain("locale=es; Max-Age=31536000; Path=/; SameSite=Lax");
+  });
+
+  it("leaves signed-in visitors, query strings and the first visit to / to the app", async () => {
+    await fetch(`${base}/`, { headers: { cookie: "locale=ru" } });
+    const browser = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";
+    const firstVisit = await fetch(`${base}/`, { headers: { "accept-language": "pt-BR", "user-agent": browser }, redirect: "manual" });
+    expect(firstVisit.status).toBe(302);
+    expect(firstVisit.headers.get("location")).toBe("/pt");
+    const referral = await fetch(`${base}/?r=ABC`, { headers: { cookie: "locale=ru" }, redirect: "manual" });
+    expect(referral.status).toBe(302);
+    const stale = await fetch(`${base}/`, { headers: { cookie: "locale=ru; access_token=not-a-session" } });
+    expect(stale.status).toBe(200);
+  });
+
+  it("serves HEAD without a body", async () => {
+    await fetch(`${base}/en/dota2`, { headers: { cookie: "locale=en" } });
+    const head = await fetch(`${base}/en/dota2`, { method: "HEAD", headers: { cookie: "locale=en" } });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+  });
+});
