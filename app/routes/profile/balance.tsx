@@ -27,21 +27,13 @@ import { requireProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, selfPath, type FormResult } from "../../lib/forms.server.ts";
 import { parseAmount, parseId } from "../../lib/commerce.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+import type { TransactionView } from "../../../core/ledger/index.ts";
 
 /** Transactions per page (spec §4, §9). */
 const PAGE_SIZE = 10;
 
-type Row = {
-  id: number;
-  type: string;
-  amount: number;
-  paid: number;
-  currency: string;
-  status: string;
-  source: string;
-  created_at: string;
-  items: string[];
-};
+/** A transaction as the list shows it: the ledger's view with its products named. */
+type Row = Omit<TransactionView, "products" | "product_id" | "product"> & { items: string[] };
 
 /** One page of transactions; a failure carries the status that spec §8 reacts to. */
 type TransactionPage = { ok: true; rows: Row[]; done: boolean } | { ok: false; status: number; rows: Row[] };
