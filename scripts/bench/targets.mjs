@@ -4,16 +4,179 @@
 //   base     "server" (the real shop), "ceiling" (baseline a) or "render" (baseline b)
 //   path     request path (and query) on that base
 //   method, headers, body   the request autocannon repeats (GET, {}, none by default)
-//   setup    optional async (ctx) => ({ headers?, body?, method?, path? }), run once before the
-//            first round, e.g. to sign in and send the session cookie; ctx = { urls, fetch }
+//   connections   optional: autocannon connections for this target (else BENCH_CONNECTIONS);
+//            connectionsWhy says why (printed in the report's header)
+//   setup    optional async (ctx) => ({ headers?, body?, method?, path?, note?, skip? }), run once
+//            before the first round, e.g. to sign in and send the session cookie; ctx = { urls,
+//            fetch }. `note` is printed; `skip` (a reason) leaves the target out of the run and
+//            says why in the report.
 //   expect   checks of the answer before measuring (status 200 is always required):
 //            { contains?: string[], noSetCookie?: boolean, contentType?: string }
+
+/**
+ * Settings of the bench server (and the baselines' services), on top of the environment. The
+ * limiters stay on but out of reach, so the sign-in target measures Argon2 and the seeding of the
+ * 1,000 transactions is not refused: every sign-in attempt counts against the client address
+ * (a success gives it back, but 50 in flight are counted), RATE_WRITE_* count the purchases and
+ * the top-up, and one top-up of TOPUP_MAX covers all the purchases.
+ */
+export const SERVER_ENV = {
+  RATE_LOGIN_IP: "1000000/1m",
+  RATE_LOGIN_ACCOUNT: "1000000/1m",
+  RATE_WRITE_USER: "1000000/1m",
+  RATE_WRITE_IP: "1000000/1m",
+  TOPUP_MAX: "100000000",
+};
 
 /** A returning guest: locale chosen (no redirect from "/"), visitor id set (no Set-Cookie). */
 export const GUEST_PAGE_HEADERS = { Cookie: "locale=ru; t=AAAAAAAAAAAAAAAA", Accept: "text/html" };
 
 /** Texts of the landing page that every landing target must contain. */
 export const LANDING_TEXTS = ["Играйте увереннее"];
+
+/** The demo user of db/seed.ts (development data; no 2FA). */
+const DEMO_LOGIN = { login: "demo@example.com", password: "demo12345" };
+
+/**
+ * Sign-in costs one Argon2 verification (~60 ms of CPU) on the libuv thread pool. With 50
+ * connections the server (one CPU when pinned) only queues them: p99 would be about
+ * 50 × the service time, a figure of the load generator rather than of the shop.
+ */
+const LOGIN_CONNECTIONS = (() => {
+  const raw = process.env.BENCH_LOGIN_CONNECTIONS;
+  const value = raw ? Number(raw) : 4;
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`BENCH_LOGIN_CONNECTIONS must be a positive integer, not ${JSON.stringify(raw)}`);
+  return value;
+})();
+
+// ---- a signed-in user with 1,000 transactions ---------------------------------------------------
+// There is no bulk API and the bench does not touch the database behind the server's back: the
+// rows are made through the API, as a user would. Register → one top-up through the demo payment
+// provider (order → its approval page /payment/demo, form intent=pay → capture) → purchases from
+// the balance of a cheap product until the ledger holds TRANSACTIONS rows.
+
+export const TRANSACTIONS = 1000;
+const BENCH_PASSWORD = "bench horse battery 42";
+const CHEAP_PRODUCT_ID = 5; // minecraft, 1 day
+const PAGE = 10;
+const PAGE_50_SKIP = 49 * PAGE; // rows before page 50
+const SEED_CONCURRENCY = 4;
+
+class Skip extends Error {}
+
+/** A JSON API call; anything but 200 with `status: true` throws. */
+async function api(ctx, method, path, { token, body } = {}) {
+  const headers = { Accept: "application/json", "Accept-Language": "ru" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await ctx.fetch(ctx.urls.server + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: "manual" });
+  const text = await response.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // reported below
+  }
+  if (response.status !== 200 || json?.status !== true) throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 300)}`);
+  return json;
+}
+
+/** All of the user's transactions, newest first, 50 a call. */
+async function allTransactions(ctx, token) {
+  const rows = [];
+  for (;;) {
+    const { data } = await api(ctx, "GET", `/v2/web/user/transactions?limit=50&skip=${rows.length}`, { token });
+    rows.push(...data);
+    if (data.length < 50) return rows;
+  }
+}
+
+async function seedUser(ctx) {
+  const started = Date.now();
+  const email = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const { token } = await api(ctx, "POST", "/v2/web/register", { body: { email, password: BENCH_PASSWORD } });
+
+  const { products } = await api(ctx, "GET", "/v2/web/frontend/data", { token });
+  const product = products.find((p) => p.id === CHEAP_PRODUCT_ID);
+  if (!product) throw new Error(`product ${CHEAP_PRODUCT_ID} is not on sale in the bench client's shopping area`);
+  const before = (await allTransactions(ctx, token)).length;
+  const purchases = TRANSACTIONS - before - 1; // the top-up is a row too
+  const amount = product.price * purchases;
+
+  // The top-up, approved on the demo provider's page as the buyer would, then captured.
+  const order = await api(ctx, "POST", "/v2/web/payment/paypal/order", { token, body: { amount } });
+  const approve = new URL(order.approve_url);
+  if (approve.pathname !== "/payment/demo") {
+    throw new Skip(`the top-up's approval page is ${approve.origin}${approve.pathname}, not the demo provider's /payment/demo (PayPal configured?)`);
+  }
+  const pageUrl = ctx.urls.server + approve.pathname + approve.search;
+  const page = await ctx.fetch(pageUrl, { headers: { Accept: "text/html", Authorization: `Bearer ${token}` }, redirect: "manual" });
+  const html = await page.text();
+  if (page.status === 404) throw new Skip(`GET ${approve.pathname}${approve.search} answers 404: no demo approval page (app/routes/payment/demo.tsx) or the demo provider is off`);
+  if (page.status !== 200) throw new Error(`GET ${pageUrl}: HTTP ${page.status}`);
+  if (!/name="intent"[^>]*value="pay"|value="pay"[^>]*name="intent"/.test(html)) throw new Error(`GET ${pageUrl}: no button intent=pay in the page`);
+  const approval = await ctx.fetch(pageUrl, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, Origin: ctx.urls.server, "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" },
+    body: "intent=pay",
+    redirect: "manual",
+  });
+  await approval.arrayBuffer();
+  const location = approval.headers.get("location") ?? "";
+  if (approval.status < 300 || approval.status > 399 || !location.includes("/payment/paypal?") || location.includes("cancel=1")) {
+    throw new Error(`POST ${pageUrl} intent=pay: HTTP ${approval.status}${location ? ` → ${location}` : ""}, not the redirect to the return page`);
+  }
+  const captured = await api(ctx, "POST", "/v2/web/payment/paypal/capture", { token, body: { order_id: order.order_id } });
+  if (captured.balance < amount) throw new Error(`after the top-up of ${amount} the balance is ${captured.balance}`);
+
+  // The purchases, a few in flight at a time.
+  let next = 0;
+  const buyer = async () => {
+    while (next < purchases) {
+      next++;
+      await api(ctx, "POST", "/v2/web/user/purchase", { token, body: { product_id: CHEAP_PRODUCT_ID } });
+    }
+  };
+  await Promise.all(Array.from({ length: SEED_CONCURRENCY }, buyer));
+
+  const rows = await allTransactions(ctx, token);
+  if (rows.length !== TRANSACTIONS) throw new Error(`the bench user has ${rows.length} transactions, not ${TRANSACTIONS}`);
+  // Page 50 by key starts after the 490th newest row; it must be the very page 50 by offset.
+  const beforeId = rows[PAGE_50_SKIP - 1].id;
+  const byOffset = (await api(ctx, "GET", `/v2/web/user/transactions?limit=${PAGE}&skip=${PAGE_50_SKIP}`, { token })).data.map((r) => r.id);
+  const byKey = (await api(ctx, "GET", `/v2/web/user/transactions?limit=${PAGE}&before=${beforeId}`, { token })).data.map((r) => r.id);
+  const expected = rows.slice(PAGE_50_SKIP, PAGE_50_SKIP + PAGE).map((r) => r.id);
+  if (byOffset.join() !== expected.join() || byKey.join() !== expected.join()) {
+    throw new Error(`page 50 differs: by offset [${byOffset}], by key [${byKey}], expected [${expected}]`);
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  return {
+    token,
+    beforeId,
+    note: `bench user ${email}: ${TRANSACTIONS.toLocaleString("en-US")} transactions in ${seconds} s through the API (${before} at registration, 1 demo top-up of ${amount} ` +
+      `approved on /payment/demo, ${purchases} purchases of product ${CHEAP_PRODUCT_ID} at ${product.price}); page 50 = rows ${PAGE_50_SKIP + 1}–${PAGE_50_SKIP + PAGE}, before=${beforeId}`,
+  };
+}
+
+let seeded = null;
+/** The user, seeded once for all the targets that use it; { skip } when it cannot be made. */
+function benchUser(ctx) {
+  seeded ??= seedUser(ctx).catch((error) => {
+    if (error instanceof Skip) return { skip: `${TRANSACTIONS}-transaction targets skipped: ${error.message}` };
+    throw error;
+  });
+  return seeded;
+}
+let noted = false;
+/** setup() of a signed-in target: the bearer token, and `extra` built from the user. */
+const signedIn = (extra = () => ({})) => async (ctx) => {
+  const user = await benchUser(ctx);
+  if (user.skip) return { skip: user.skip };
+  const note = noted ? undefined : user.note;
+  noted = true;
+  return { headers: { Authorization: `Bearer ${user.token}`, Accept: "application/json", "Accept-Language": "ru" }, note, ...extra(user) };
+};
+const TRANSACTIONS_EXPECT = { contains: ['"data":[{"id":'], noSetCookie: true, contentType: "application/json" };
 
 export const targets = [
   {
@@ -63,6 +226,49 @@ export const targets = [
     headers: { Accept: "application/json", "Accept-Language": "ru" },
     expect: { contains: ['"cheats"'], noSetCookie: true, contentType: "application/json" },
   },
+  {
+    id: "login",
+    name: `server: POST /v2/web/login (demo user, ${LOGIN_CONNECTIONS} conn.)`,
+    base: "server",
+    path: "/v2/web/login",
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": "ru" },
+    body: JSON.stringify(DEMO_LOGIN),
+    connections: LOGIN_CONNECTIONS,
+    connectionsWhy: "Argon2 (~60 ms of CPU a sign-in) runs on the 4 threads of libuv's pool; with 50 connections p99 would only measure the queue (≈ 50 × service time). BENCH_LOGIN_CONNECTIONS sets it",
+    expect: { contains: ['"token":'], contentType: "application/json" },
+  },
+  {
+    id: "tx-page1",
+    name: "server: transactions page 1 (1,000 rows)",
+    base: "server",
+    path: `/v2/web/user/transactions?limit=${PAGE}`,
+    setup: signedIn(),
+    expect: TRANSACTIONS_EXPECT,
+  },
+  {
+    id: "tx-page50-offset",
+    name: "server: transactions page 50 by offset (skip=490)",
+    base: "server",
+    path: `/v2/web/user/transactions?limit=${PAGE}&skip=${PAGE_50_SKIP}`,
+    setup: signedIn(),
+    expect: TRANSACTIONS_EXPECT,
+  },
+  {
+    id: "tx-page50-key",
+    name: "server: transactions page 50 by key (before=id)",
+    base: "server",
+    setup: signedIn((user) => ({ path: `/v2/web/user/transactions?limit=${PAGE}&before=${user.beforeId}` })),
+    expect: TRANSACTIONS_EXPECT,
+  },
+  {
+    id: "frontend-data-user",
+    name: "server: GET /v2/web/frontend/data (signed in)",
+    base: "server",
+    path: "/v2/web/frontend/data",
+    setup: signedIn(),
+    expect: { contains: ['"transactions":[{"id":', '"cheats"'], noSetCookie: true, contentType: "application/json" },
+  },
 ];
 
 /** The verdicts of the performance issue; `of` is the target compared with. */
@@ -70,6 +276,16 @@ export const verdicts = [
   { kind: "ratio", target: "landing-fresh", of: "render", atLeast: 0.15, label: "landing rendered fresh ≥ 15% of (b) renderToString" },
   { kind: "ratio", target: "landing-cached", of: "ceiling", atLeast: 0.4, label: "landing from page cache ≥ 40% of (a) from memory" },
   { kind: "p99", target: "landing-cached", atMostMs: 50, label: "landing from page cache p99 ≤ 50 ms" },
+  // Informational (no threshold in the issue): printed as INFO, never FAIL.
+  { kind: "info", target: "login", label: "sign-in of the demo user (Argon2)" },
+  {
+    kind: "compare",
+    label: `transactions page 50 vs page 1 (${TRANSACTIONS.toLocaleString("en-US")} rows), req/s`,
+    pairs: [
+      { label: "by offset", target: "tx-page50-offset", of: "tx-page1" },
+      { label: "by key", target: "tx-page50-key", of: "tx-page1" },
+    ],
+  },
 ];
 
 /** Pages whose JavaScript and CSS are weighed (gzip); `jsBudgetKiB` makes a verdict. */
@@ -77,7 +293,10 @@ export const weighedPages = [
   { name: "landing /", path: "/", headers: GUEST_PAGE_HEADERS, jsBudgetKiB: 100 },
 ];
 
-/** A page that hydrates (loads the client bundle), once one exists, e.g. "/user/transactions". */
+/**
+ * A page that hydrates (loads the client bundle), weighed for information: the ≤ 100 KiB budget
+ * is the landing page's. The sign-in page by default; BENCH_HYDRATED_PATH weighs another.
+ */
 export const hydratedPage = process.env.BENCH_HYDRATED_PATH
-  ? { name: `hydrated ${process.env.BENCH_HYDRATED_PATH}`, path: process.env.BENCH_HYDRATED_PATH, headers: GUEST_PAGE_HEADERS, jsBudgetKiB: 100 }
-  : null;
+  ? { name: `hydrated ${process.env.BENCH_HYDRATED_PATH}`, path: process.env.BENCH_HYDRATED_PATH, headers: GUEST_PAGE_HEADERS }
+  : { name: "hydrated /auth (sign-in, informational)", path: "/auth", headers: GUEST_PAGE_HEADERS };
