@@ -15,7 +15,7 @@ import type { Subscriptions, SubscriptionView } from "../subscriptions/index.ts"
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { minorDigits } from "../shared/money.ts";
-import { randomToken } from "../shared/tokens.ts";
+import { randomToken, sha256 } from "../shared/tokens.ts";
 import { fromDecimal, ProviderError, toDecimal, type PaymentProvider, type ProviderCapture } from "./provider.ts";
 
 export { createPayPal } from "./paypal.ts";
@@ -65,24 +65,28 @@ export function createPayments(deps: {
     throw error;
   }
 
-  /** The effect of a payment, booked once (inside the claim of the order). */
+  /**
+   * The effect of a payment, booked once (inside the claim of the order). Lock order: the buyer's
+   * row, the referrer's row, then the subscription, as every other writer takes user rows before
+   * subscriptions (a referrer's gift to the buyer would otherwise deadlock with this).
+   */
   async function book(tx: Tx, order: Order, captureId: string): Promise<TransactionView> {
     const now = clock.now();
     const reference = captureRef(captureId);
     let transaction: TransactionView;
+    const product = order.kind === "product" ? catalog.productById(order.productId!) : undefined;
     if (order.kind === "topup") {
       ({ transaction } = await ledger.post(tx, { userId: order.userId, type: "topup", amount: order.amount, paid: order.amount, source: provider.name, reference }, now));
     } else {
-      const product = catalog.productById(order.productId!);
       if (!product) throw new Error(`order ${order.id}: product ${order.productId} is gone`);
       ({ transaction } = await ledger.post(
         tx,
         { userId: order.userId, type: "purchase", amount: 0, paid: order.amount, source: provider.name, products: [snapshot(product)], reference },
         now,
       ));
-      await subscriptions.grantDays(tx, order.userId, product.cheat_id, product.params.days);
     }
     await referrals.rewardPayment(tx, order.userId, order.amount, reference);
+    if (product) await subscriptions.grantDays(tx, order.userId, product.cheat_id, product.params.days);
     await notifications.create(order.userId, "payment_completed", { amount: order.amount, currency: order.currency }, tx);
     return transaction;
   }
@@ -170,13 +174,18 @@ export function createPayments(deps: {
       } else {
         throw new DomainError("validation_failed", "errors.validation_failed", { fields: { product_id: "validation.required" } });
       }
-      const requestId = input.requestKey ? `u${userId}-${input.requestKey}` : randomToken(16);
+      // PayPal-Request-Id must stay short: the client's key (up to 128 characters) is hashed.
+      const requestId = input.requestKey ? `u${userId}-${sha256(input.requestKey).slice(0, 40)}` : randomToken(16);
       await db
         .insert(paymentOrders)
         .values({ userId, provider: provider.name, requestId, kind, productId, amount, currency, createdAt: clock.now(), updatedAt: clock.now() })
         .onConflictDoNothing({ target: paymentOrders.requestId });
       const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.requestId, requestId));
       if (!order || order.userId !== userId) throw new DomainError("conflict");
+      // A retry (after a provider failure the key's answer is not kept) must ask for the same thing.
+      if (order.kind !== kind || order.productId !== productId || order.amount !== amount) {
+        throw new DomainError("conflict", "errors.idempotency_mismatch");
+      }
       if (order.providerOrderId && order.approveUrl) return { order_id: order.providerOrderId, approve_url: order.approveUrl };
       const prefix = input.locale === "ru" ? "" : `/${input.locale}`;
       const returnUrl = `${publicUrl}${prefix}/payment/paypal`;
@@ -269,8 +278,10 @@ export function createPayments(deps: {
         if (!order || (await ledger.hasReference(tx, reference))) return false;
         const amount = Math.min(refundedMinor, order.amount);
         const now = clock.now();
+        // The owner's row before the subscription's: the lock order of purchases and gifts (the
+        // other way round a refund and a purchase of the same user deadlock).
+        const [owner] = await tx.select({ balance: users.balance }).from(users).where(eq(users.id, order.userId)).for("no key update");
         if (order.kind === "topup") {
-          const [owner] = await tx.select({ balance: users.balance }).from(users).where(eq(users.id, order.userId)).for("update");
           const taken = Math.min(owner?.balance ?? 0, amount);
           if (taken < amount) logger.warn({ orderId: order.id, amount, taken }, "refund larger than the balance left");
           await ledger.post(tx, { userId: order.userId, type: "refund", amount: -taken, paid: -amount, source: provider.name, reference }, now);

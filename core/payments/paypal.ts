@@ -133,6 +133,8 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
     async verifyWebhook(headers, event) {
       if (!webhookId) return false;
       const h = (name: string) => headers[name] ?? headers[name.toLowerCase()];
+      // Without PayPal's transmission headers nothing can be verified: refused without a call.
+      if (["paypal-auth-algo", "paypal-cert-url", "paypal-transmission-id", "paypal-transmission-sig", "paypal-transmission-time"].some((n) => !h(n))) return false;
       const result = await api<{ verification_status?: string }>("POST", "/v1/notifications/verify-webhook-signature", {
         auth_algo: h("paypal-auth-algo"),
         cert_url: h("paypal-cert-url"),

@@ -1,0 +1,103 @@
+// The ledger on an in-memory database: guarded balance moves, one row per change with the balance
+// after it, unique references, and paging by offset and by key.
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../db/client.ts";
+import { transactions, users } from "../../db/schema/index.ts";
+import { createLedger, type Entry, type Ledger } from "./index.ts";
+
+let database: Database;
+let ledger: Ledger;
+let serial = 0;
+
+beforeAll(async () => {
+  database = await openDatabase("memory://");
+  ledger = createLedger({ db: database.db, currency: "USD" });
+});
+afterAll(async () => {
+  await database.close();
+});
+
+async function newUser(): Promise<number> {
+  const n = ++serial;
+  const [row] = await database.db.insert(users).values({ email: `ledger-${n}@example.com`, passwordHash: "x", referralCode: `LEDGER${n}` }).returning({ id: users.id });
+  return row!.id;
+}
+
+const post = (entry: Entry, at = new Date()) => database.db.transaction((tx) => ledger.post(tx, entry, at));
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "ok",
+    (e: { code?: string }) => e.code ?? "other",
+  );
+
+describe("post", () => {
+  it("moves the balance and books the row with the balance after it", async () => {
+    const userId = await newUser();
+    const first = await post({ userId, type: "topup", amount: 1000, source: "system" });
+    expect(first.balance).toBe(1000);
+    expect(first.transaction).toMatchObject({ type: "topup", amount: 1000, paid: 1000, currency: "USD", status: "completed", source: "system", products: [], product_id: null });
+    const spent = await post({
+      userId,
+      type: "purchase",
+      amount: -799,
+      paid: 799,
+      source: "balance",
+      products: [{ id: 2, cheat_id: 1, type: "subscription", params: { days: 7 }, price: 799, currency: "USD", title: "Dota 2 · 7d" }],
+    });
+    expect(spent.balance).toBe(201);
+    expect(spent.transaction).toMatchObject({ product_id: 2, product: { id: 2, params: { days: 7 } } });
+    const rows = await database.db.select().from(transactions).where(eq(transactions.userId, userId));
+    expect(rows.map((r) => r.balanceAfter)).toEqual([1000, 201]);
+    expect(await ledger.balanceOf(userId)).toBe(201);
+  });
+
+  it("refuses to go below zero, booking nothing, and knows an unknown user", async () => {
+    const userId = await newUser();
+    await post({ userId, type: "topup", amount: 500, source: "system" });
+    expect(await codeOf(post({ userId, type: "purchase", amount: -501, source: "balance" }))).toBe("insufficient_balance");
+    expect(await ledger.balanceOf(userId)).toBe(500);
+    expect(await database.db.select().from(transactions).where(eq(transactions.userId, userId))).toHaveLength(1);
+    expect(await codeOf(post({ userId, type: "purchase", amount: -500, source: "balance" }))).toBe("ok");
+    expect(await codeOf(post({ userId: 999_999, type: "topup", amount: 1, source: "system" }))).toBe("not_found");
+    expect(await codeOf(ledger.balanceOf(999_999))).toBe("not_found");
+  });
+
+  it("a reference is booked once; the whole transaction rolls back with a second one", async () => {
+    const userId = await newUser();
+    await post({ userId, type: "topup", amount: 300, source: "paypal", reference: "paypal:capture:ONE" });
+    expect(await ledger.hasReference(database.db, "paypal:capture:ONE")).toBe(true);
+    expect(await ledger.hasReference(database.db, "paypal:capture:TWO")).toBe(false);
+    await expect(post({ userId, type: "topup", amount: 300, source: "paypal", reference: "paypal:capture:ONE" })).rejects.toThrow();
+    expect(await ledger.balanceOf(userId)).toBe(300);
+  });
+
+  it("parallel spends never overdraw", async () => {
+    const userId = await newUser();
+    await post({ userId, type: "topup", amount: 1000, source: "system" });
+    const results = await Promise.all(Array.from({ length: 12 }, () => codeOf(post({ userId, type: "purchase", amount: -100, source: "balance" }))));
+    expect(results.filter((r) => r === "ok")).toHaveLength(10);
+    expect(results.filter((r) => r === "insufficient_balance")).toHaveLength(2);
+    expect(await ledger.balanceOf(userId)).toBe(0);
+  });
+});
+
+describe("list", () => {
+  it("pages newest first by offset and by key, only the user's own rows", async () => {
+    const userId = await newUser();
+    const other = await newUser();
+    for (let i = 1; i <= 7; i++) {
+      await post({ userId, type: "topup", amount: i, source: "system" });
+      await post({ userId: other, type: "topup", amount: i, source: "system" });
+    }
+    const all = await ledger.list(userId, { limit: 50 });
+    expect(all.map((t) => t.amount)).toEqual([7, 6, 5, 4, 3, 2, 1]);
+    const bySkip = [...(await ledger.list(userId, { limit: 3 })), ...(await ledger.list(userId, { limit: 3, skip: 3 })), ...(await ledger.list(userId, { limit: 3, skip: 6 }))];
+    expect(bySkip.map((t) => t.id)).toEqual(all.map((t) => t.id));
+    const page1 = await ledger.list(userId, { limit: 3 });
+    const page2 = await ledger.list(userId, { limit: 3, before: page1.at(-1)!.id });
+    const page3 = await ledger.list(userId, { limit: 3, before: page2.at(-1)!.id, skip: 99 });
+    expect([...page1, ...page2, ...page3].map((t) => t.id)).toEqual(all.map((t) => t.id));
+  });
+});

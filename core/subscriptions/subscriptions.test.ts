@@ -1,0 +1,143 @@
+// Subscriptions on an in-memory database and a manual clock: days granted to a missing, live,
+// expired or frozen subscription; days revoked; freezes kept to the second and ended by the job as
+// of their scheduled end; the expiry notice claimed once per expiry.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../../db/client.ts";
+import { users } from "../../db/schema/index.ts";
+import { seedCatalog } from "../../db/seed.ts";
+import { manualClock } from "../shared/clock.ts";
+import { createSubscriptions, type Subscriptions } from "./index.ts";
+
+const DAY = 86_400_000;
+const clock = manualClock(new Date("2026-05-01T00:00:00.000Z"));
+let database: Database;
+let subs: Subscriptions;
+let serial = 0;
+
+beforeAll(async () => {
+  database = await openDatabase("memory://");
+  await seedCatalog(database.db, "USD");
+  subs = createSubscriptions({ db: database.db, clock, freezeMaxDays: 30, freezeCooldownDays: 7 });
+});
+afterAll(async () => {
+  await database.close();
+});
+
+async function newUser(): Promise<number> {
+  const n = ++serial;
+  const [row] = await database.db.insert(users).values({ email: `subs-${n}@example.com`, passwordHash: "x", referralCode: `SUBS${n}` }).returning({ id: users.id });
+  return row!.id;
+}
+
+const grant = (userId: number, days: number, cheatId = 1) => database.db.transaction((tx) => subs.grantDays(tx, userId, cheatId, days));
+const revoke = (userId: number, days: number, cheatId = 1) => database.db.transaction((tx) => subs.revokeDays(tx, userId, cheatId, days));
+const one = async (userId: number, cheatId = 1) => (await subs.list(userId)).find((s) => s.cheat_id === cheatId)!;
+const now = () => clock.now().getTime();
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe("grantDays", () => {
+  it("starts a missing subscription now, extends a live one, restarts an expired one", async () => {
+    const userId = await newUser();
+    const start = now();
+    await grant(userId, 7);
+    expect((await one(userId)).expires_at).toBe(iso(start + 7 * DAY));
+    clock.advance(DAY);
+    await grant(userId, 30);
+    expect((await one(userId)).expires_at).toBe(iso(start + 37 * DAY));
+    clock.advance(40 * DAY);
+    expect((await one(userId)).state).toBe("expired");
+    await grant(userId, 1);
+    expect((await one(userId)).expires_at).toBe(iso(now() + DAY));
+    await expect(grant(userId, 0)).rejects.toMatchObject({ code: "validation_failed" });
+  });
+
+  it("adds to the frozen time of a frozen subscription", async () => {
+    const userId = await newUser();
+    await grant(userId, 10);
+    clock.advance(3 * DAY);
+    const [frozen] = await subs.freeze(userId, 1);
+    expect(frozen!.frozen_length).toBe(7 * 86_400);
+    await grant(userId, 2);
+    expect(await one(userId)).toMatchObject({ state: "frozen", frozen_length: 9 * 86_400, expires_at: frozen!.expires_at });
+  });
+});
+
+describe("revokeDays", () => {
+  it("takes days off the end, never before now; from a freeze, never below nothing", async () => {
+    const userId = await newUser();
+    await grant(userId, 10);
+    expect(await revoke(userId, 3)).toBe(3 * 86_400);
+    expect((await one(userId)).expires_at).toBe(iso(now() + 7 * DAY));
+    expect(await revoke(userId, 30)).toBe(7 * 86_400);
+    expect((await one(userId)).expires_at).toBe(iso(now()));
+    expect(await revoke(await newUser(), 1)).toBe(0);
+
+    const frozenUser = await newUser();
+    await grant(frozenUser, 10);
+    await subs.freeze(frozenUser, 1);
+    expect(await revoke(frozenUser, 4)).toBe(4 * 86_400);
+    expect(await one(frozenUser)).toMatchObject({ state: "frozen", frozen_length: 6 * 86_400 });
+    expect(await revoke(frozenUser, 10)).toBe(6 * 86_400);
+    expect(await one(frozenUser)).toMatchObject({ state: "expired", frozen_length: 0, frozen_at: null });
+  });
+});
+
+describe("freeze", () => {
+  it("keeps the remaining time to the second and restores it at the unfreeze", async () => {
+    const userId = await newUser();
+    await grant(userId, 5);
+    clock.advance(DAY + 1500);
+    const [frozen] = await subs.freeze(userId, 1);
+    const kept = 4 * 86_400 - 2;
+    expect(frozen).toMatchObject({ state: "frozen", frozen_length: kept, remaining_seconds: kept, can_freeze: false, freeze_block: "frozen" });
+    clock.advance(10 * DAY);
+    const [running] = await subs.unfreeze(userId, 1);
+    expect(running).toMatchObject({ state: "active", expires_at: iso(now() + kept * 1000), next_froze_date: iso(now() + 7 * DAY), freeze_block: "cooldown" });
+    await expect(subs.unfreeze(userId, 1)).rejects.toMatchObject({ code: "conflict" });
+    await expect(subs.freeze(userId, 1)).rejects.toMatchObject({ code: "freeze_not_allowed", messageKey: "subscription.block.cooldown" });
+    await expect(subs.freeze(userId, 2)).rejects.toMatchObject({ code: "freeze_not_allowed", messageKey: "subscription.block.missing" });
+  });
+
+  it("ends long freezes as of their scheduled end, once, however late the job runs", async () => {
+    const userId = await newUser();
+    await grant(userId, 20);
+    const frozenAt = now();
+    await subs.freeze(userId, 1);
+    clock.advance(30 * DAY - 1);
+    expect((await subs.endLongFreezes()).filter((r) => r.userId === userId)).toEqual([]);
+    clock.advance(5 * DAY + 1);
+    expect((await subs.endLongFreezes()).filter((r) => r.userId === userId)).toEqual([{ userId, cheatId: 1 }]);
+    expect(await one(userId)).toMatchObject({
+      state: "active",
+      expires_at: iso(frozenAt + 30 * DAY + 20 * DAY),
+      unfrozen_date: iso(frozenAt + 30 * DAY),
+      next_froze_date: iso(frozenAt + 37 * DAY),
+    });
+    expect((await subs.endLongFreezes()).filter((r) => r.userId === userId)).toEqual([]);
+  });
+});
+
+describe("claimExpiring", () => {
+  it("claims a subscription within three days of its end once, and again for a later expiry", async () => {
+    const userId = await newUser();
+    await grant(userId, 5);
+    const mine = async () => (await subs.claimExpiring()).filter((r) => r.userId === userId);
+    expect(await mine()).toEqual([]);
+    clock.advance(2 * DAY);
+    expect(await mine()).toHaveLength(1);
+    expect(await mine()).toEqual([]);
+    // A freeze and an unfreeze move the expiry far away; when it comes near again, once more.
+    await subs.freeze(userId, 1);
+    clock.advance(20 * DAY);
+    expect(await mine()).toEqual([]);
+    await subs.unfreeze(userId, 1);
+    expect(await mine()).toHaveLength(1); // three days left: near at once
+    expect(await mine()).toEqual([]);
+    await grant(userId, 30);
+    expect(await mine()).toEqual([]);
+    clock.advance(31 * DAY);
+    expect(await mine()).toHaveLength(1);
+    clock.advance(10 * DAY);
+    expect(await mine()).toEqual([]); // expired: nothing to announce
+  });
+});

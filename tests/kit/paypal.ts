@@ -1,0 +1,361 @@
+// A loopback PayPal for tests: the REST subset the shop's client speaks (OAuth client credentials,
+// Orders v2 create / get / capture, webhook signature verification) on 127.0.0.1, with knobs to
+// approve an order as the buyer would, to make calls fail (500) or hang, to tamper with what a
+// capture reports, and builders for the webhook events PayPal sends.
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export type KitRequest = {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** Parsed JSON, or the raw text (the token call is form-encoded). */
+  body: unknown;
+  /** The PayPal-Request-Id header, if sent. */
+  requestId?: string;
+  /** The status answered, or "hung" (no answer) */
+  answered: number | "hung";
+};
+
+export type KitCapture = { id: string; status: string; amount: { value: string; currency_code: string }; custom_id?: string };
+
+export type KitOrder = {
+  id: string;
+  requestId?: string;
+  status: "CREATED" | "APPROVED" | "COMPLETED";
+  referenceId?: string;
+  customId?: string;
+  amount: { value: string; currency_code: string };
+  /** The purchase unit's reference_id and the capture's custom_id as reported after the capture (tampering may change them). */
+  reportedReferenceId?: string;
+  capture?: KitCapture;
+  refunds: { id: string; amount: { value: string; currency_code: string } }[];
+};
+
+/** Which calls a knob applies to: all (default), or those whose "METHOD /path" matches. */
+export type Match = RegExp | undefined;
+
+export type Tamper = { amount?: string; currency?: string; referenceId?: string };
+
+export type PayPalKit = {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  webhookId: string;
+  /** Settings that point the shop at this kit (timeout 1500 ms unless given). */
+  env(timeoutMs?: number): Record<string, string>;
+  requests: KitRequest[];
+  /** How many access tokens were issued. */
+  readonly tokenCalls: number;
+  /** PayPal forgets every token issued so far (they expired early or were revoked): calls get 401. */
+  revokeTokens(): void;
+  orders: Map<string, KitOrder>;
+  /** The buyer approves the order at PayPal. */
+  approve(orderId: string): void;
+  /** PayPal captures the order without the shop asking (its answer to the shop got lost, say). */
+  captureAtProvider(orderId: string): KitCapture;
+  /** The merchant refunds (part of) a captured order at PayPal; returns the refund id. */
+  refund(orderId: string, value?: string): string;
+  /** The next n calls matching answer 500. */
+  failNext(n: number, match?: Match): void;
+  /** The next n calls matching get no answer at all; with process: true the call still takes effect. */
+  hangNext(n: number, match?: Match, options?: { process?: boolean }): void;
+  /** The next capture reports these values instead of the true ones (and keeps them). */
+  tamperNextCapture(tamper: Tamper): void;
+  /** What verify-webhook-signature answers from now on. */
+  verification: "SUCCESS" | "FAILURE";
+  /** The link rel of the approve URL in create answers: PayPal's current "payer-action" or the older "approve". */
+  approveRel: "payer-action" | "approve";
+  /** Token lifetime (seconds) in token answers. */
+  tokenLifetime: number;
+  webhookEvent(type: "PAYMENT.CAPTURE.COMPLETED" | "PAYMENT.CAPTURE.REFUNDED", order: KitOrder | string, options?: { refundId?: string }): WebhookEvent;
+  /** The transmission headers PayPal signs a webhook with. */
+  webhookHeaders(): Record<string, string>;
+  /** Requests to a path (regex on "METHOD /path"). */
+  requestsTo(match: RegExp): KitRequest[];
+  reset(): void;
+  stop(): Promise<void>;
+};
+
+export type WebhookEvent = {
+  id: string;
+  event_version: string;
+  create_time: string;
+  resource_type: string;
+  event_type: string;
+  summary: string;
+  resource: Record<string, unknown>;
+};
+
+type Knob = { left: number; match: Match; process?: boolean };
+
+const token = (prefix: string, n = 8) => `${prefix}${randomBytes(n).toString("hex").toUpperCase()}`;
+
+export async function startPayPalKit(): Promise<PayPalKit> {
+  const clientId = "kit-client";
+  const clientSecret = "kit-secret";
+  const webhookId = "WH-KIT-1";
+  const requests: KitRequest[] = [];
+  const orders = new Map<string, KitOrder>();
+  const byRequestId = new Map<string, string>();
+  const tokens = new Set<string>();
+  const sockets = new Set<Socket>();
+  let tokenCalls = 0;
+  let failures: Knob[] = [];
+  let hangs: Knob[] = [];
+  let tamper: Tamper | undefined;
+  let url = "";
+
+  const take = (list: Knob[], line: string): Knob | undefined => {
+    const knob = list.find((k) => k.left > 0 && (!k.match || k.match.test(line)));
+    if (knob) knob.left--;
+    return knob;
+  };
+
+  const orderJson = (o: KitOrder) => ({
+    id: o.id,
+    status: o.status,
+    intent: "CAPTURE",
+    purchase_units: [
+      {
+        reference_id: o.capture ? o.reportedReferenceId : o.referenceId,
+        custom_id: o.customId,
+        amount: o.amount,
+        ...(o.capture ? { payments: { captures: [{ ...o.capture, custom_id: o.capture.custom_id, final_capture: true }] } } : {}),
+      },
+    ],
+    links: [
+      { href: `${url}/v2/checkout/orders/${o.id}`, rel: "self", method: "GET" },
+      ...(o.status === "COMPLETED" ? [] : [{ href: `https://www.sandbox.paypal.com/checkoutnow?token=${o.id}`, rel: kit.approveRel, method: "GET" }]),
+    ],
+  });
+
+  const doCapture = (o: KitOrder): KitCapture => {
+    const t = tamper;
+    tamper = undefined;
+    o.status = "COMPLETED";
+    o.capture = {
+      id: token("CAP", 6),
+      status: "COMPLETED",
+      amount: { value: t?.amount ?? o.amount.value, currency_code: t?.currency ?? o.amount.currency_code },
+      custom_id: t?.referenceId ?? o.customId,
+    };
+    o.reportedReferenceId = t?.referenceId ?? o.referenceId;
+    return o.capture;
+  };
+
+  const error = (status: number, name: string, issue?: string) => ({
+    status,
+    json: { name, message: name, debug_id: token("", 4).toLowerCase(), ...(issue ? { details: [{ issue, description: issue }] } : {}) },
+  });
+
+  function handle(req: KitRequest): { status: number; json: unknown } {
+    const { method, path, headers } = req;
+    if (method === "POST" && path === "/v1/oauth2/token") {
+      const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`;
+      if (headers.authorization !== expected) return { status: 401, json: { error: "invalid_client", error_description: "Client Authentication failed" } };
+      if (!String(req.body).includes("grant_type=client_credentials")) return { status: 400, json: { error: "unsupported_grant_type" } };
+      tokenCalls++;
+      const value = token("A21AA", 16);
+      tokens.add(value);
+      return { status: 200, json: { scope: "https://uri.paypal.com/services/payments/payment", access_token: value, token_type: "Bearer", app_id: "APP-KIT", expires_in: kit.tokenLifetime, nonce: token("n") } };
+    }
+    const bearer = headers.authorization?.replace(/^Bearer /, "");
+    if (!bearer || !tokens.has(bearer)) return error(401, "AUTHENTICATION_FAILURE");
+    if (method === "POST" && path === "/v2/checkout/orders") {
+      const known = req.requestId ? byRequestId.get(req.requestId) : undefined;
+      if (known) return { status: 200, json: orderJson(orders.get(known)!) };
+      const unit = (req.body as { purchase_units?: { reference_id?: string; custom_id?: string; amount?: { value?: string; currency_code?: string } }[] })?.purchase_units?.[0];
+      if (!unit?.amount?.value || !unit.amount.currency_code) return error(400, "INVALID_REQUEST", "MISSING_REQUIRED_PARAMETER");
+      const order: KitOrder = {
+        id: token("", 8).slice(0, 17),
+        requestId: req.requestId,
+        status: "CREATED",
+        referenceId: unit.reference_id,
+        customId: unit.custom_id,
+        amount: { value: unit.amount.value, currency_code: unit.amount.currency_code },
+        refunds: [],
+      };
+      orders.set(order.id, order);
+      if (req.requestId) byRequestId.set(req.requestId, order.id);
+      return { status: 201, json: orderJson(order) };
+    }
+    const orderPath = /^\/v2\/checkout\/orders\/([^/]+)(\/capture)?$/.exec(path);
+    if (orderPath) {
+      const order = orders.get(decodeURIComponent(orderPath[1]!));
+      if (!order) return error(404, "RESOURCE_NOT_FOUND", "INVALID_RESOURCE_ID");
+      if (method === "GET" && !orderPath[2]) return { status: 200, json: orderJson(order) };
+      if (method === "POST" && orderPath[2]) {
+        if (order.status === "COMPLETED") return error(422, "UNPROCESSABLE_ENTITY", "ORDER_ALREADY_CAPTURED");
+        if (order.status !== "APPROVED") return error(422, "UNPROCESSABLE_ENTITY", "ORDER_NOT_APPROVED");
+        doCapture(order);
+        return { status: 201, json: orderJson(order) };
+      }
+    }
+    if (method === "POST" && path === "/v1/notifications/verify-webhook-signature") {
+      const body = req.body as Record<string, unknown>;
+      const complete = ["auth_algo", "cert_url", "transmission_id", "transmission_sig", "transmission_time", "webhook_event"].every((k) => body?.[k]);
+      if (!complete) return error(400, "VALIDATION_ERROR", "MISSING_REQUIRED_PARAMETER");
+      const ok = body.webhook_id === webhookId && kit.verification === "SUCCESS";
+      return { status: 200, json: { verification_status: ok ? "SUCCESS" : "FAILURE" } };
+    }
+    return error(404, "NOT_FOUND");
+  }
+
+  const server = createServer((incoming: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (c: Buffer) => chunks.push(c));
+    incoming.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        /* form-encoded */
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(incoming.headers)) if (typeof v === "string") headers[k] = v;
+      const path = (incoming.url ?? "/").split("?")[0]!;
+      const entry: KitRequest = { method: incoming.method ?? "GET", path, headers, body, requestId: headers["paypal-request-id"], answered: 0 };
+      requests.push(entry);
+      const line = `${entry.method} ${path}`;
+      const hang = take(hangs, line);
+      if (hang) {
+        if (hang.process) handle(entry);
+        entry.answered = "hung";
+        return; // never answered: the client's timeout must fire
+      }
+      const fail = take(failures, line);
+      const answer = fail ? error(500, "INTERNAL_SERVER_ERROR") : handle(entry);
+      entry.answered = answer.status;
+      res.writeHead(answer.status, { "content-type": "application/json", "paypal-debug-id": "kit" });
+      res.end(JSON.stringify(answer.json));
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const orderOf = (o: KitOrder | string) => {
+    const order = typeof o === "string" ? orders.get(o) : o;
+    if (!order) throw new Error(`kit: no order ${String(o)}`);
+    return order;
+  };
+
+  const kit: PayPalKit = {
+    url,
+    clientId,
+    clientSecret,
+    webhookId,
+    env: (timeoutMs = 1500) => ({
+      PAYPAL_CLIENT_ID: clientId,
+      PAYPAL_CLIENT_SECRET: clientSecret,
+      PAYPAL_API_BASE: url,
+      PAYPAL_WEBHOOK_ID: webhookId,
+      PAYPAL_TIMEOUT_MS: String(timeoutMs),
+    }),
+    requests,
+    get tokenCalls() {
+      return tokenCalls;
+    },
+    revokeTokens() {
+      tokens.clear();
+    },
+    orders,
+    approve(orderId) {
+      const order = orderOf(orderId);
+      if (order.status === "CREATED") order.status = "APPROVED";
+    },
+    captureAtProvider(orderId) {
+      const order = orderOf(orderId);
+      if (order.status === "CREATED") order.status = "APPROVED";
+      return order.capture ?? doCapture(order);
+    },
+    refund(orderId, value) {
+      const order = orderOf(orderId);
+      if (!order.capture) throw new Error("kit: refund of an order not captured");
+      const id = token("REF", 6);
+      order.refunds.push({ id, amount: { value: value ?? order.capture.amount.value, currency_code: order.capture.amount.currency_code } });
+      return id;
+    },
+    failNext(n, match) {
+      failures.push({ left: n, match });
+    },
+    hangNext(n, match, options = {}) {
+      hangs.push({ left: n, match, process: options.process });
+    },
+    tamperNextCapture(t) {
+      tamper = t;
+    },
+    verification: "SUCCESS",
+    approveRel: "payer-action",
+    tokenLifetime: 32_400,
+    webhookEvent(type, o, options = {}) {
+      const order = orderOf(o);
+      const capture = order.capture;
+      if (!capture) throw new Error("kit: webhook for an order not captured");
+      const base = { id: token("WH-", 8), event_version: "1.0", create_time: new Date().toISOString(), event_type: type };
+      if (type === "PAYMENT.CAPTURE.COMPLETED") {
+        return {
+          ...base,
+          resource_type: "capture",
+          summary: `Payment completed for ${capture.amount.value} ${capture.amount.currency_code}`,
+          resource: {
+            id: capture.id,
+            status: capture.status,
+            amount: capture.amount,
+            final_capture: true,
+            custom_id: capture.custom_id,
+            supplementary_data: { related_ids: { order_id: order.id } },
+            links: [
+              { href: `${url}/v2/payments/captures/${capture.id}`, rel: "self", method: "GET" },
+              { href: `${url}/v2/payments/captures/${capture.id}/refund`, rel: "refund", method: "POST" },
+              { href: `${url}/v2/checkout/orders/${order.id}`, rel: "up", method: "GET" },
+            ],
+          },
+        };
+      }
+      const refund = options.refundId ? order.refunds.find((r) => r.id === options.refundId) : order.refunds.at(-1);
+      if (!refund) throw new Error("kit: no refund for the webhook");
+      return {
+        ...base,
+        resource_type: "refund",
+        summary: `A ${refund.amount.value} ${refund.amount.currency_code} capture payment was refunded`,
+        resource: {
+          id: refund.id,
+          status: "COMPLETED",
+          amount: refund.amount,
+          custom_id: order.customId,
+          links: [
+            { href: `${url}/v2/payments/refunds/${refund.id}`, rel: "self", method: "GET" },
+            { href: `${url}/v2/payments/captures/${capture.id}`, rel: "up", method: "GET" },
+          ],
+        },
+      };
+    },
+    webhookHeaders: () => ({
+      "paypal-auth-algo": "SHA256withRSA",
+      "paypal-cert-url": `${url}/v1/notifications/certs/CERT-KIT`,
+      "paypal-transmission-id": token("", 8),
+      "paypal-transmission-sig": randomBytes(32).toString("base64"),
+      "paypal-transmission-time": new Date().toISOString(),
+    }),
+    requestsTo: (match) => requests.filter((r) => match.test(`${r.method} ${r.path}`)),
+    reset() {
+      failures = [];
+      hangs = [];
+      tamper = undefined;
+      kit.verification = "SUCCESS";
+      kit.approveRel = "payer-action";
+    },
+    async stop() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return kit;
+}
