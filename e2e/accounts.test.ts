@@ -57,7 +57,7 @@ describe.each([
     // Register.
     await page.goto(`${prefix}/auth/register`);
     await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(locale);
-    await page.getByLabel(t["auth.field.email"]!).fill(email);
+    await page.getByLabel(t["auth.field.email"]!, { exact: true }).fill(email);
     await page.getByLabel(t["auth.field.password"]!).fill("password1");
     await page.getByRole("button", { name: t["auth.register.submit"] }).click();
     await expect.poll(() => page.getByText(t["validation.password_common"]!).isVisible()).toBe(true);
@@ -110,7 +110,10 @@ describe.each([
     // Forgot the password: request a code, read it from the mail, set a new password.
     await signOut(page);
     await page.getByRole("link", { name: t["auth.login.forgot"] }).click();
-    await page.getByLabel(t["auth.field.email"]!).fill(email);
+    // Wait for the restore page: the sign-in page's "E-mail or username" would match a loose label.
+    await page.waitForURL(`**${prefix}/auth/restore-password`);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["auth.reset.title"]);
+    await page.getByLabel(t["auth.field.email"]!, { exact: true }).fill(email);
     await page.getByRole("button", { name: t["auth.reset.requestSubmit"] }).click();
     await expect.poll(() => page.getByText(t["auth.reset.sent"]!.replace("{email}", email)).isVisible()).toBe(true);
     const mail = await latestMail(page, email);

@@ -53,7 +53,7 @@ export default function ProfileLayout() {
         <div className="container profile-shell">
           <aside className="profile-aside">
             <p className="profile-user">
-              <Icon name="user" size={18} /> <span>{user.username ?? user.email}</span>
+              <Icon name="user" size={18} /> <span title={user.email}>{user.username ?? user.email}</span>
             </p>
             <nav aria-label={t("profile.games")} className="game-switcher">
               {games.map((g) => (

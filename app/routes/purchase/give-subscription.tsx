@@ -123,7 +123,7 @@ export default function GiveSubscription() {
           </p>
         </div>
         {given && (
-          <div className="gift-result" role="status">
+          <div className="gift-result">
             {given.code ? (
               <>
                 <Notice>{t("gift.give.codeReady", { days: plural(t, locale, "plural.days", given.days), game: given.game })}</Notice>

@@ -1,0 +1,275 @@
+// The commerce journey in Chromium, in Russian and English: sign in → top up the balance with the
+// demo provider → buy 30 days of Dota 2 from the balance → freeze and unfreeze → give 7 days to
+// another user, who then sees them. Labels come from the message catalogues; every money figure
+// and date is checked exactly against what the page showed before the step.
+//
+// Both languages share one server and one demo user, and a freeze leaves a 7-day cooldown: so the
+// Russian journey uses the demo user (an active subscription that the purchase extends), the
+// English one a newly registered user (no subscription: the purchase starts one).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { formatMoney } from "../core/shared/money.ts";
+import { LANG_TAG, type Locale } from "../i18n/locales.ts";
+import { screenshot, useBrowser } from "./fixtures/browser.ts";
+
+const session = useBrowser();
+const root = path.resolve(import.meta.dirname, "..");
+const catalog = (locale: string) => JSON.parse(readFileSync(path.join(root, "i18n/messages", `${locale}.json`), "utf8")) as Record<string, string>;
+
+const DEMO_USER = { email: "demo@example.com", password: "demo12345" };
+const PASSWORD = "violet tangerine orbit 42";
+const GAME = { slug: "dota2", name: "Dota 2" };
+/** The server's defaults (FREEZE_MAX_DAYS, FREEZE_COOLDOWN_DAYS); the e2e server sets neither. */
+const FREEZE_MAX_DAYS = 30;
+const FREEZE_COOLDOWN_DAYS = 7;
+/** The top-up, in major units: enough for a new user to buy 30 days and then give 7. */
+const TOPUP = 30;
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** "{count} days" with the language's plural rules, as the pages write it. */
+function days(t: Record<string, string>, locale: Locale, count: number): string {
+  const rule = new Intl.PluralRules(LANG_TAG[locale]).select(count);
+  return (t[`plural.days.${rule}`] ?? t["plural.days.other"]!).replace("{count}", String(count));
+}
+
+const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? `{${k}}`);
+
+const pad = (n: number) => String(n).padStart(2, "0");
+/** dd.MM.yyyy HH:mm in UTC, as the pages show dates. */
+function shownDate(ms: number): string {
+  const d = new Date(ms);
+  return `${pad(d.getUTCDate())}.${pad(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+}
+/** The instant (the start of its minute) of a shown dd.MM.yyyy HH:mm. */
+function parseShown(text: string): number {
+  const m = /^(\d{2})\.(\d{2})\.(\d{4}) (\d{2}):(\d{2})$/.exec(text.trim());
+  if (!m) throw new Error(`not a dd.MM.yyyy HH:mm date: ${JSON.stringify(text)}`);
+  return Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1]), Number(m[4]), Number(m[5]));
+}
+/** A shown date must name the minute of some instant in [from, to]. */
+function expectShownBetween(text: string, from: number, to: number, what: string) {
+  const at = parseShown(text);
+  expect(at, `${what}: ${text} is not between ${shownDate(from)} and ${shownDate(to)}`).toBeGreaterThanOrEqual(Math.floor(from / MINUTE) * MINUTE);
+  expect(at, `${what}: ${text} is not between ${shownDate(from)} and ${shownDate(to)}`).toBeLessThanOrEqual(to);
+}
+
+describe.each([
+  { locale: "ru" as const, prefix: "", buyer: "demo" as const },
+  { locale: "en" as const, prefix: "/en", buyer: "new" as const },
+])("commerce journey ($locale, $buyer user)", ({ locale, prefix, buyer }) => {
+  const t = catalog(locale);
+  const stamp = Date.now();
+  const recipientEmail = `gift-${locale}-${stamp}@example.com`;
+  const buyerEmail = buyer === "demo" ? DEMO_USER.email : `buyer-${locale}-${stamp}@example.com`;
+  const profile = `${prefix}/${GAME.slug}/profile`;
+  let currency = "USD";
+
+  const money = (minor: number) => formatMoney(minor, currency, LANG_TAG[locale]);
+  /** Minor units of a money figure; the figure must be exactly how the page formats that amount. */
+  function minorOf(text: string): number {
+    const minor = Number(text.replace(/\D/g, ""));
+    expect(money(minor), `${JSON.stringify(text)} is not formatted as ${locale} money`).toBe(text.trim());
+    return minor;
+  }
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const exactly = (s: string) => new RegExp(`^\\s*${escape(s)}\\s*$`);
+  const url = (pathAndQuery: string | RegExp) =>
+    new RegExp(`^https?://[^/]+${typeof pathAndQuery === "string" ? escape(pathAndQuery) : pathAndQuery.source}$`);
+
+  /** The definition next to the term `label` in the page's facts list. */
+  const fact = (page: Page, label: string): Locator => page.locator(`xpath=//dl[contains(@class,"facts")]/div[dt[normalize-space()="${label}"]]/dd`);
+  const badge = (page: Page) => page.locator(".sub-card .badge");
+  // The innermost status: the gift page wraps its notice (itself a status) in another one.
+  const notice = (page: Page, text: string) => page.getByRole("status").filter({ hasText: exactly(text) }).last();
+  const shot = (page: Page, step: string) => screenshot(page, `commerce-journey-${locale}-${step}`);
+
+  async function register(page: Page, email: string) {
+    await page.goto(`${prefix}/auth/register`);
+    await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(locale);
+    await page.getByLabel(t["auth.field.email"]!).fill(email);
+    await page.getByLabel(t["auth.field.password"]!).fill(PASSWORD);
+    await page.getByRole("button", { name: t["auth.register.submit"] }).click();
+    await page.waitForURL(url(`${prefix}/${GAME.slug}/profile`));
+  }
+
+  /** Opens the balance page and reads the balance it shows, in minor units. */
+  async function balanceShown(page: Page): Promise<number> {
+    await page.goto(`${profile}/balance`);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["balance.title"]);
+    currency = (await page.locator(".amount-currency").innerText()).trim();
+    return minorOf(await page.getByTestId("balance").innerText());
+  }
+
+  test("top up with the demo provider, buy 30 days, freeze and unfreeze, give 7 days", async () => {
+    const page = await session.newPage({ allowConsoleErrors: [/status of 4\d\d/] });
+
+    // 1. Sign in (the demo user) or register (a new user).
+    if (buyer === "demo") {
+      await page.goto(`${prefix}/auth`);
+      await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(locale);
+      await page.getByLabel(t["auth.field.login"]!).fill(DEMO_USER.email);
+      await page.getByLabel(t["auth.field.password"]!, { exact: true }).fill(DEMO_USER.password);
+      await page.getByRole("button", { name: t["auth.login.submit"], exact: true }).click();
+      await page.waitForURL(url(new RegExp(`${prefix}/[a-z0-9]+/profile`)));
+      await page.goto(profile);
+    } else {
+      await register(page, buyerEmail);
+    }
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(fill(t["profile.overview.title"]!, { game: GAME.name }));
+    await expect.poll(() => page.locator(".stat-small").innerText()).toBe(buyerEmail);
+    await shot(page, "01-signed-in");
+
+    // 2. Top up with the demo provider.
+    const startBalance = await balanceShown(page);
+    if (buyer === "new") expect(startBalance).toBe(0);
+    const topup = TOPUP * 100;
+    await page.getByLabel(fill(t["balance.topup.amount"]!, { currency })).fill(String(TOPUP));
+    await page.getByRole("button", { name: t["balance.topup.submit"], exact: true }).click();
+    await page.waitForURL(url(new RegExp(`${prefix}/payment/demo\\?order=DEMO-[A-Z0-9]+`)));
+    // The ribbon, in capitals on the screen ("DEMO — NO REAL MONEY").
+    const ribbon = page.getByRole("note");
+    await expect.poll(async () => (await ribbon.textContent())?.trim()).toBe(t["demo.ribbon"]);
+    expect((await ribbon.innerText()).trim()).toBe(t["demo.ribbon"]!.toLocaleUpperCase(LANG_TAG[locale]));
+    await expect.poll(() => fact(page, t["demo.what"]!).innerText()).toBe(t["demo.topup"]);
+    await expect.poll(() => fact(page, t["demo.amount"]!).innerText()).toBe(money(topup));
+    expect(await fact(page, t["demo.order"]!).innerText()).toMatch(/^DEMO-[A-Z0-9]+$/);
+    await shot(page, "02-demo-provider");
+    await page.getByRole("button", { name: fill(t["demo.pay"]!, { amount: money(topup) }), exact: true }).click();
+
+    await page.waitForURL(url(new RegExp(`${prefix}/payment/paypal\\?token=DEMO-[A-Z0-9]+`)));
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["return.success.title"]);
+    await expect.poll(() => page.getByText(fill(t["return.topup"]!, { amount: money(topup) }), { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => page.locator(".result-figure strong").innerText()).toBe(money(startBalance + topup));
+    await shot(page, "03-topup-return");
+    await page.getByRole("link", { name: t["return.back"], exact: true }).click();
+    await page.waitForURL(url(`${profile}/balance`));
+    await expect.poll(() => page.getByTestId("balance").innerText()).toBe(money(startBalance + topup));
+    const newest = page.locator(".tx-table tbody tr").first();
+    await expect.poll(() => newest.locator("td").nth(1).innerText()).toBe(t["tx.type.topup"]);
+    await expect.poll(() => newest.locator("td.amount").innerText()).toBe(`+${money(topup)}`);
+    await shot(page, "04-topup-balance");
+    const afterTopup = startBalance + topup;
+
+    // 3. Buy the 30-day plan from the balance.
+    await page.goto(`${profile}/subscription`);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(fill(t["sub.title"]!, { game: GAME.name }));
+    let expiryBefore: number | undefined;
+    if (buyer === "demo") {
+      await expect.poll(() => badge(page).innerText()).toBe(t["sub.state.active"]);
+      expiryBefore = parseShown(await fact(page, t["sub.expiresAt"]!).innerText());
+    } else {
+      await expect.poll(() => badge(page).innerText()).toBe(t["sub.state.none"]);
+      await expect.poll(() => page.getByText(t["subscription.block.missing"]!, { exact: true }).isVisible()).toBe(true);
+    }
+    const plan = page.locator("li.plan").filter({ has: page.getByRole("heading", { level: 3, name: days(t, locale, 30), exact: true }) });
+    await expect.poll(() => plan.count()).toBe(1);
+    const price = minorOf(await plan.locator(".plan-price").innerText());
+    expect(price).toBeLessThanOrEqual(afterTopup);
+    await plan.getByRole("link", { name: t["game.product.buy"], exact: true }).click();
+
+    await page.waitForURL(url(new RegExp(`${escape(profile)}/payment\\?product=\\d+`)));
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["payment.heading"]);
+    await expect.poll(() => page.getByRole("heading", { level: 2 }).innerText()).toBe(fill(t["product.name"]!, { game: GAME.name, days: days(t, locale, 30) }));
+    expect(await page.locator(".checkout-price").innerText()).toBe(money(price));
+    expect(await fact(page, t["balance.current"]!).innerText()).toBe(money(afterTopup));
+    const effect = expiryBefore === undefined ? t["payment.startsNow"]! : fill(t["payment.extends"]!, { date: shownDate(expiryBefore) });
+    expect(await page.locator(".checkout-effect > span").last().innerText()).toBe(effect);
+    await shot(page, "05-payment");
+    const boughtFrom = Date.now();
+    await page.getByRole("button", { name: fill(t["payment.fromBalance"]!, { price: money(price) }), exact: true }).click();
+
+    await page.waitForURL(url(`${profile}/subscription?notice=purchased`));
+    const boughtTo = Date.now();
+    await expect.poll(() => notice(page, t["sub.notice.purchased"]!).isVisible()).toBe(true);
+    await expect.poll(() => badge(page).innerText()).toBe(t["sub.state.active"]);
+    const expiryText = await fact(page, t["sub.expiresAt"]!).innerText();
+    if (expiryBefore !== undefined) {
+      // A live subscription is extended by exactly 30 days.
+      expect(expiryText).toBe(shownDate(expiryBefore + 30 * DAY));
+    } else {
+      expectShownBetween(expiryText, boughtFrom + 30 * DAY, boughtTo + 30 * DAY, "a new subscription runs 30 days from the purchase");
+    }
+    const expiry = parseShown(expiryText);
+    await expect.poll(() => page.getByRole("heading", { level: 2, name: t["sub.plans.extend"], exact: true }).isVisible()).toBe(true);
+    await shot(page, "06-purchased");
+    expect(await balanceShown(page)).toBe(afterTopup - price);
+    await expect.poll(() => newest.locator("td").nth(1).innerText()).toBe(t["tx.type.purchase"]);
+    await expect.poll(() => newest.locator("td.amount").innerText()).toBe(`−${money(price)}`);
+    const afterPurchase = afterTopup - price;
+
+    // 4. Freeze, then unfreeze: running again, and the next freeze waits for the cooldown.
+    await page.goto(`${profile}/subscription`);
+    await expect.poll(() => badge(page).innerText()).toBe(t["sub.state.active"]);
+    const frozeFrom = Date.now();
+    await page.getByRole("button", { name: t["sub.freeze"], exact: true }).click();
+    await page.waitForURL(url(`${profile}/subscription?notice=frozen`));
+    const frozeTo = Date.now();
+    await expect.poll(() => notice(page, t["sub.notice.frozen"]!).isVisible()).toBe(true);
+    await expect.poll(() => badge(page).innerText()).toBe(t["sub.state.frozen"]);
+    const frozenAt = await fact(page, t["sub.frozenAt"]!).innerText();
+    expectShownBetween(frozenAt, frozeFrom, frozeTo, "frozen on");
+    expect(await fact(page, t["sub.freezeEnds"]!).innerText()).toBe(shownDate(parseShown(frozenAt) + FREEZE_MAX_DAYS * DAY));
+    // The time kept is what was left: its whole days, from an expiry known to the minute.
+    const kept = await fact(page, t["sub.kept"]!).innerText();
+    const keptDays = new Set([Math.floor((expiry - frozeTo) / DAY), Math.floor((expiry + MINUTE - frozeFrom) / DAY)].map((n) => days(t, locale, n)));
+    expect([...keptDays].some((d) => kept.startsWith(`${d} `) || kept === d), `time kept "${kept}" is not one of ${[...keptDays].join(", ")}`).toBe(true);
+    expect(await page.getByRole("button", { name: t["sub.freeze"], exact: true }).count()).toBe(0);
+    await shot(page, "07-frozen");
+
+    const unfrozeFrom = Date.now();
+    await page.getByRole("button", { name: t["sub.unfreeze"], exact: true }).click();
+    await page.waitForURL(url(`${profile}/subscription?notice=unfrozen`));
+    const unfrozeTo = Date.now();
+    await expect.poll(() => notice(page, t["sub.notice.unfrozen"]!).isVisible()).toBe(true);
+    await expect.poll(() => badge(page).innerText()).toBe(t["sub.state.active"]);
+    // The kept time runs again from the unfreeze: the expiry moves by the time spent frozen.
+    expectShownBetween(await fact(page, t["sub.expiresAt"]!).innerText(), expiry - 1000, expiry + MINUTE + (unfrozeTo - frozeFrom), "valid until, after the unfreeze");
+    const cooldown = page.getByRole("note").filter({ hasText: t["sub.cooldownUntil"]!.split("{date}")[0]! });
+    await expect.poll(() => cooldown.isVisible()).toBe(true);
+    const nextFreeze = /(\d{2}\.\d{2}\.\d{4} \d{2}:\d{2})/.exec(await cooldown.innerText())?.[1] ?? "";
+    expect(await cooldown.innerText()).toBe(fill(t["sub.cooldownUntil"]!, { date: nextFreeze }));
+    expectShownBetween(nextFreeze, unfrozeFrom + FREEZE_COOLDOWN_DAYS * DAY, unfrozeTo + FREEZE_COOLDOWN_DAYS * DAY, "the next freeze");
+    expect(await page.getByRole("button", { name: t["sub.freeze"], exact: true }).count()).toBe(0);
+    await shot(page, "08-unfrozen");
+
+    // 5. Give 7 days to a newly registered user.
+    const recipient = await session.newPage({ allowConsoleErrors: [/status of 4\d\d/] });
+    await register(recipient, recipientEmail);
+
+    await page.goto(`${prefix}/give/subscription?game=${GAME.slug}`);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["gift.title"]);
+    await expect.poll(() => page.locator(".balance-inline strong").innerText()).toBe(money(afterPurchase));
+    const product = page.getByLabel(t["gift.give.product"]!);
+    const option = await product.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? "");
+    const giftName = fill(t["product.name"]!, { game: GAME.name, days: days(t, locale, 7) });
+    expect(option.startsWith(`${giftName} — `), `the preselected plan is "${option}"`).toBe(true);
+    const giftPrice = minorOf(option.slice(giftName.length + 3));
+    expect(giftPrice).toBeLessThanOrEqual(afterPurchase);
+    await page.getByLabel(t["gift.give.recipient"]!).fill(recipientEmail);
+    const gaveFrom = Date.now();
+    await page.getByRole("button", { name: t["gift.give.submit"], exact: true }).click();
+    const sent = fill(t["gift.give.sent"]!, { recipient: recipientEmail, days: days(t, locale, 7), game: GAME.name });
+    await expect.poll(() => notice(page, sent).isVisible()).toBe(true);
+    const gaveTo = Date.now();
+    await expect.poll(() => page.locator(".balance-inline strong").innerText()).toBe(money(afterPurchase - giftPrice));
+    await expect.poll(() => page.getByLabel(t["gift.give.recipient"]!).inputValue()).toBe("");
+    await shot(page, "09-gift-sent");
+
+    await recipient.goto(`${profile}/subscription`);
+    await expect.poll(() => recipient.getByRole("heading", { level: 1 }).innerText()).toBe(fill(t["sub.title"]!, { game: GAME.name }));
+    await expect.poll(() => badge(recipient).innerText()).toBe(t["sub.state.active"]);
+    expectShownBetween(await fact(recipient, t["sub.expiresAt"]!).innerText(), gaveFrom + 7 * DAY, gaveTo + 7 * DAY, "the gift runs 7 days");
+    const left = await fact(recipient, t["sub.remaining"]!).innerText();
+    expect([days(t, locale, 7), days(t, locale, 6)].some((d) => left === d || left.startsWith(`${d} `)), `time left "${left}"`).toBe(true);
+    await shot(recipient, "10-gift-received");
+
+    expect(await balanceShown(page)).toBe(afterPurchase - giftPrice);
+    await expect.poll(() => newest.locator("td").nth(1).innerText()).toBe(t["tx.type.gift"]);
+    await expect.poll(() => newest.locator("td.amount").innerText()).toBe(`−${money(giftPrice)}`);
+    await shot(page, "11-balance-final");
+  });
+});
