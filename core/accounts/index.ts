@@ -15,6 +15,7 @@ import type { Sessions, SessionUser } from "../sessions/index.ts";
 import type { Notifications } from "../notifications/index.ts";
 import type { Mailer } from "../mail/index.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
+import { findUserByLogin } from "./accounts.store.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import type { Recaptcha } from "./recaptcha.ts";
 import type { Background } from "../shared/background.ts";
@@ -31,6 +32,7 @@ import type {
 } from "./accounts.schema.ts";
 
 export * from "./accounts.schema.ts";
+export { findUserByLogin } from "./accounts.store.ts";
 
 export type AccountLimits = {
   loginAccount: Rule;
@@ -109,18 +111,6 @@ export function createAccounts(deps: {
     if (isCommonPassword(password)) {
       throw new DomainError("validation_failed", "errors.validation_failed", { fields: { [field]: "validation.password_common" } });
     }
-  }
-
-  async function findByLogin(login: string): Promise<SessionUser | undefined> {
-    const value = login.trim().normalize("NFC").toLowerCase();
-    const column = value.includes("@") ? users.email : users.username;
-    const rows = await db.select().from(users).where(sql`lower(${column}) = ${value}`).limit(1);
-    return rows[0];
-  }
-
-  async function findByEmail(email: string): Promise<SessionUser | undefined> {
-    const rows = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
-    return rows[0];
   }
 
   async function getUser(id: number): Promise<SessionUser> {
@@ -215,7 +205,7 @@ export function createAccounts(deps: {
 
   /** The reset code's row when `code` is right; a wrong code costs one of its five tries. */
   async function checkResetCode(email: string, code: string): Promise<{ user: SessionUser; codeId: number }> {
-    const user = await findByEmail(email);
+    const user = await findUserByLogin(db, email);
     const row = user ? await spendResetTry(user.id) : undefined;
     if (!user || !row || row.codeHash !== sha256(`${user.id}:${code}`)) throw new DomainError("invalid_code");
     // A right code gives its try back: only wrong ones count.
@@ -269,7 +259,7 @@ export function createAccounts(deps: {
 
     async login(input: z.infer<typeof LoginSchema>, meta: RequestMeta) {
       await requireRecaptcha(input.recaptchaToken, meta.ip);
-      const user = await findByLogin(input.login);
+      const user = await findUserByLogin(db, input.login);
       const keys = loginKeys(meta.ip, user, input.login);
       await reserveAttempt(keys);
       // Unknown accounts cost the same Argon2 verification as known ones.
@@ -321,7 +311,7 @@ export function createAccounts(deps: {
       const done = background.run(async () => {
         const { count } = await limiter.countAndRead(`reset:email:${email}`, limits.resetAccount);
         if (count > limits.resetAccount.limit) return;
-        const user = await findByEmail(email);
+        const user = await findUserByLogin(db, email);
         if (!user) return;
         const code = sixDigitCode();
         const now = clock.now();
@@ -391,7 +381,7 @@ export function createAccounts(deps: {
       if (input.email === user.email) {
         throw new DomainError("validation_failed", "errors.validation_failed", { fields: { email: "validation.email_same" } });
       }
-      if (await findByEmail(input.email)) {
+      if (await findUserByLogin(db, input.email)) {
         throw new DomainError("email_taken", "errors.email_taken", { fields: { email: "validation.email_taken" } });
       }
       const token = randomToken();

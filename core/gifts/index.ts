@@ -1,10 +1,11 @@
 // Gifts (decisions §3–4): paid from the giver's balance; with a recipient the days go straight to
 // their subscription and both are told; without one a code is made that anyone signed in can
 // redeem once.
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { gifts, users } from "../../db/schema/index.ts";
 import type { Locale } from "../../i18n/locales.ts";
+import { findUserByLogin } from "../accounts/accounts.store.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { snapshot, type Ledger, type TransactionView } from "../ledger/index.ts";
 import type { Mailer } from "../mail/index.ts";
@@ -33,18 +34,11 @@ export function createGifts(deps: {
 }) {
   const { db, clock, catalog, ledger, subscriptions, notifications, mailer, background } = deps;
 
-  async function findRecipient(recipient: string) {
-    const value = recipient.trim().normalize("NFC").toLowerCase();
-    const column = value.includes("@") ? users.email : users.username;
-    const [user] = await db.select().from(users).where(sql`lower(${column}) = ${value}`).limit(1);
-    return user;
-  }
-
   return {
     async give(giverId: number, input: { productId: number; recipient?: string; area: string }): Promise<{ gift: GiftView; balance: number; transaction: TransactionView }> {
       const product = catalog.productsForArea(input.area).find((p) => p.id === input.productId);
       if (!product) throw new DomainError("not_found", "errors.product_not_found");
-      const recipient = input.recipient ? await findRecipient(input.recipient) : undefined;
+      const recipient = input.recipient ? await findUserByLogin(db, input.recipient) : undefined;
       if (input.recipient && !recipient) {
         throw new DomainError("not_found", "errors.recipient_not_found", { fields: { recipient: "validation.recipient_unknown" } });
       }
