@@ -49,9 +49,3 @@ export function cookieHeaders(cookies: string[]): Headers {
   for (const cookie of cookies) headers.append("Set-Cookie", cookie);
   return headers;
 }
-
-/** The path of the request as the browser shows it (without React Router's ".data" suffix). */
-export function selfPath(request: Request): string {
-  const url = new URL(request.url);
-  return url.pathname.replace(/\.data$/, "") + url.search;
-}

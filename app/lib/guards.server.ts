@@ -2,6 +2,7 @@
 import { redirect, type AppLoadContext } from "react-router";
 import { localePath, type Locale } from "../../i18n/locales.ts";
 import { cookieValue } from "../../server/http/cookies.ts";
+import { notFound, selfPath } from "./meta.ts";
 
 export const DEFAULT_GAME = "dota2";
 
@@ -36,9 +37,7 @@ export function afterSignIn(context: AppLoadContext, request: Request, redirectT
 /** Profile routes: a guest goes to /auth?redirectTo=<full path> in their language. */
 export function requireUser(context: AppLoadContext, request: Request) {
   if (context.auth) return context.auth;
-  const url = new URL(request.url);
-  const path = url.pathname.replace(/\.data$/, "") + url.search;
-  throw redirect(`${localePath(context.locale, "/auth")}?redirectTo=${encodeURIComponent(path)}`);
+  throw redirect(`${localePath(context.locale, "/auth")}?redirectTo=${encodeURIComponent(selfPath(request))}`);
 }
 
 /** Auth pages: a signed-in user goes to the profile. */
@@ -49,6 +48,6 @@ export function requireGuest(context: AppLoadContext, request: Request): void {
 /** Every /{game}/profile page: an unknown game is a 404 (decisions §5), a guest goes to sign in. */
 export function requireProfile(context: AppLoadContext, request: Request, params: { game?: string }) {
   const game = context.services.catalog.cheatBySlug(params.game ?? "");
-  if (!game) throw new Response(`Page Not Found: ${new URL(request.url).pathname.replace(/\.data$/, "")}`, { status: 404 });
+  if (!game) notFound(request);
   return { auth: requireUser(context, request), game };
 }

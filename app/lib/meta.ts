@@ -13,7 +13,16 @@ export function pageMeta(data: { meta: PageMeta } | undefined): MetaDescriptor[]
   ];
 }
 
+/**
+ * The path the browser asked for: a client-side navigation fetches "<path>.data", which is React
+ * Router's business, not the visitor's.
+ */
+export function selfPath(request: Request, withSearch = true): string {
+  const url = new URL(request.url);
+  return url.pathname.replace(/\.data$/, "") + (withSearch ? url.search : "");
+}
+
 /** Throws the 404 of spec §2 with its message "Page Not Found: {path}". */
 export function notFound(request: Request): never {
-  throw new Response(`Page Not Found: ${new URL(request.url).pathname}`, { status: 404 });
+  throw new Response(`Page Not Found: ${selfPath(request, false)}`, { status: 404 });
 }

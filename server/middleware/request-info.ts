@@ -11,6 +11,16 @@ import type { Services } from "../services.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * The page a request is about. A client-side navigation asks React Router for "<page>.data"
+ * ("/_root.data" for "/"); canonical links, alternates and the language switcher must name the page.
+ */
+export function pagePath(path: string): string {
+  if (!path.endsWith(".data")) return path;
+  const page = path.slice(0, -".data".length);
+  return page === "/_root" ? "/" : page;
+}
+
 export function requestInfo(services: Services): MiddlewareHandler<HonoEnv> {
   const { settings, catalog, catalogs, logger } = services;
   const countryHeader = settings.COUNTRY_HEADER;
@@ -18,7 +28,7 @@ export function requestInfo(services: Services): MiddlewareHandler<HonoEnv> {
     const started = performance.now();
     const incoming = c.req.header("x-request-id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const split = splitLocale(c.req.path);
+    const split = splitLocale(pagePath(c.req.path));
     // Pages speak the language of their URL; the API speaks the caller's Accept-Language.
     const locale = isApiPath(c.req.path)
       ? (negotiateLocale(c.req.header("accept-language")) ?? DEFAULT_LOCALE)

@@ -65,6 +65,18 @@ describe("languages and storefront pages", () => {
     expect(await deep.text()).toContain("Страница не найдена");
   });
 
+  it("names the page, not React Router's data URL, in the data of a client-side navigation", async () => {
+    const missing = await shop.request("/en/no-such-game.data");
+    expect(missing.status).toBe(404);
+    const text = await missing.text();
+    expect(text).toContain('"Page Not Found: /en/no-such-game"');
+    expect(text).toContain('"path","/no-such-game"');
+    expect(text).not.toContain(".data");
+    // The root data of "/" (fetched as /_root.data) drives the alternates and the switcher.
+    const root = await (await shop.request("/_root.data")).text();
+    expect(root).toContain('"path","/"');
+  });
+
   it("gives crawlers the status without the error screen", async () => {
     const res = await shop.request("/en/no-such-page", { headers: { "user-agent": "Googlebot/2.1 (+http://www.google.com/bot.html)" } });
     expect(res.status).toBe(404);

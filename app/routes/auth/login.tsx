@@ -7,9 +7,9 @@ import { Field } from "../../components/ui/primitives.tsx";
 import { FormAlert, Notice, Recaptcha, SubmitButton, fieldError } from "../../components/forms.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { pageMeta } from "../../lib/meta.ts";
+import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { afterSignIn, readCookie, requireGuest } from "../../lib/guards.server.ts";
-import { cookieHeaders, formFailure, selfPath, parseForm, readForm, requestMeta, type FormResult } from "../../lib/forms.server.ts";
+import { cookieHeaders, formFailure, parseForm, readForm, requestMeta, type FormResult } from "../../lib/forms.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 
 async function pendingTwoFa(context: LoaderArgs["context"], request: Request) {

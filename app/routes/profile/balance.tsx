@@ -22,9 +22,9 @@ import { notificationForStatus, useNotifications } from "../../components/notifi
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { formatDate, formatPrice } from "../../lib/format.ts";
-import { pageMeta } from "../../lib/meta.ts";
+import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
-import { formFailure, readForm, selfPath, type FormResult } from "../../lib/forms.server.ts";
+import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
 import { parseAmount, parseId } from "../../lib/commerce.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 import type { TransactionView } from "../../../core/ledger/index.ts";

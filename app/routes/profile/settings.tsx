@@ -13,9 +13,9 @@ import { localePath } from "../../../i18n/locales.ts";
 import { Badge, Card, Field } from "../../components/ui/primitives.tsx";
 import { FormAlert, Notice, SubmitButton, fieldError } from "../../components/forms.tsx";
 import { useT } from "../../lib/i18n.tsx";
-import { pageMeta } from "../../lib/meta.ts";
+import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
-import { cookieHeaders, formFailure, parseForm, readForm, requestMeta, selfPath, type FormResult } from "../../lib/forms.server.ts";
+import { cookieHeaders, formFailure, parseForm, readForm, requestMeta, type FormResult } from "../../lib/forms.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 
 export function loader({ context, request, params }: LoaderArgs) {

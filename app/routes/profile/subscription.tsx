@@ -13,9 +13,9 @@ import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { formatDate, formatPrice, plural } from "../../lib/format.ts";
-import { pageMeta } from "../../lib/meta.ts";
+import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
-import { formFailure, readForm, selfPath, type FormResult } from "../../lib/forms.server.ts";
+import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 
 const NOTICES = ["frozen", "unfrozen", "purchased"] as const;
