@@ -10,16 +10,35 @@ export function readCookie(request: Request, name: string): string | undefined {
   return cookieValue(request.headers.get("cookie"), name);
 }
 
-/** A redirect target only when it is a path of this site: never another host or scheme. */
+/** Longest redirect target we follow; our own paths (with their query) are far shorter. */
+const REDIRECT_MAX = 2048;
+/** What a decoded path of ours is made of: RFC 3986 path characters, no "%" (double encoding). */
+const PLAIN_PATH = /^(\/[A-Za-z0-9\-._~!$&'()*+,;=:@]+)*\/?$/;
+
+/**
+ * A redirect target only when it is a path of this site: never another host or scheme, whatever
+ * its spelling (issue 7). Browsers forgive a lot in a Location: they drop tabs and newlines, read
+ * "\\" as "/", resolve dot segments and percent-encoded dots, so "/.//evil.com", "/..//evil.com"
+ * and "/\t/evil.com" all mean the host evil.com. Rather than predict every reading, only printable
+ * ASCII is taken, the URL parser normalises it once against our origin, and the decoded path must
+ * then be plain: single slashes between non-empty segments of RFC 3986 path characters (no
+ * backslash, no encoded slash or backslash, no "%" left after decoding, nothing non-ASCII). Our
+ * own paths always are; anything else is refused, and the caller falls back to a path of its own.
+ */
 export function safeRedirectPath(target: string | null | undefined, origin: string): string | undefined {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  if (!target || !target.startsWith("/") || target.startsWith("//") || /[\\\u0000-\u001f\u007f]/.test(target)) return undefined;
+  if (!target || target.length > REDIRECT_MAX || !/^\/[\x21-\x7e]*$/.test(target) || target.includes("\\")) return undefined;
+  let url: URL;
+  let decoded: string;
   try {
-    const url = new URL(target, origin);
-    return url.origin === new URL(origin).origin ? url.pathname + url.search + url.hash : undefined;
+    url = new URL(target, origin);
+    decoded = decodeURIComponent(url.pathname);
   } catch {
     return undefined;
   }
+  if (url.origin !== new URL(origin).origin || /%(2f|5c)/i.test(url.pathname) || !PLAIN_PATH.test(decoded)) return undefined;
+  const path = url.pathname + url.search + url.hash;
+  // The last word: a single "/" and then no second slash or backslash, so no browser reads a host.
+  return /^\/(?![/\\])/.test(path) ? path : undefined;
 }
 
 /** The profile of the last game visited (cookie `game`), else dota2, in the page's language. */
