@@ -2,12 +2,12 @@
 // same HTML for everyone of a locale and shopping area; building a Request, a Response and a
 // stream around a stored buffer cost 8× the CPU of sending it (npm run bench). So a hit is
 // answered here, on node:http, with the same headers, cookies, trace id and log line the Hono path
-// gives it; anything else (a miss, a signed-in visitor, a query string, the first visit to "/")
-// goes on to the app.
+// gives it; anything else (a miss, a request with credentials, a query string, the first visit to
+// "/") goes on to the app.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { splitLocale } from "../i18n/locales.ts";
-import { cookieValue } from "./http/cookies.ts";
+import { carriesCredentials, cookieValue } from "./http/cookies.ts";
 import { pageViewCookies } from "./middleware/visitor.ts";
 import { securityHeaderList } from "./middleware/security-headers.ts";
 import type { CachedPage } from "./pages.ts";
@@ -36,7 +36,8 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     const url = req.url ?? "/";
     if ((method !== "GET" && method !== "HEAD") || url.includes("?")) return false;
     const cookies = req.headers.cookie;
-    if (cookies?.includes("access_token=")) return false;
+    // The same rule as the page handler's: credentials of any kind go to the app.
+    if (carriesCredentials(cookies, req.headers.authorization)) return false;
     const localeCookie = cookieValue(cookies, "locale");
     // The first visit to "/" may be redirected to the browser's language: the app decides.
     if (url === "/" && !localeCookie) return false;

@@ -1,12 +1,15 @@
 // Pages: React Router renders them; guest views of public pages come from a page cache keyed by
 // path (which holds the locale), shopping area and catalogue version. The build is fixed for the
 // life of the process. The CSP allows inline scripts by hash, so a cached page keeps a strict CSP.
+// A request that carries credentials (a session cookie, an Authorization header) neither gets a
+// cached page nor stores the page it got, and a page rendered for a signed-in visitor is never
+// stored, however the request looked (issue 7). Pages honour the cookie only (middleware/session.ts).
 import type { Context } from "hono";
-import { getCookie } from "hono/cookie";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import type { HonoEnv } from "./context.ts";
 import type { Services } from "./services.ts";
 import { pageCsp } from "./middleware/security-headers.ts";
+import { carriesCredentials } from "./http/cookies.ts";
 
 export type CachedPage = { body: ArrayBuffer; status: number; headers: [string, string][]; raw?: { body: Buffer; headers: Record<string, string> } };
 
@@ -77,7 +80,10 @@ export function pageHandler(services: Services, build: ServerBuild) {
     const context = { ...info, services };
     const url = new URL(c.req.url);
     const cacheable =
-      c.req.method === "GET" && url.search === "" && !getCookie(c, "access_token") && isPublicPath(info.path);
+      c.req.method === "GET" &&
+      url.search === "" &&
+      !carriesCredentials(c.req.header("cookie"), c.req.header("authorization")) &&
+      isPublicPath(info.path);
     const key = cacheKey(url.pathname, info.shoppingArea);
     if (cacheable) {
       const hit = cache.get(key);
@@ -88,7 +94,8 @@ export function pageHandler(services: Services, build: ServerBuild) {
       // Crawlers get the status, not the error screen (spec §8); form answers are not error screens.
       return new Response(null, { status: response.status, headers: { "Cache-Control": "no-store" } });
     }
-    if (cacheable && response.status === 200 && !response.headers.has("set-cookie")) {
+    // The render must have been a guest's too: only then is it the same page for everyone.
+    if (cacheable && info.auth === null && response.status === 200 && !response.headers.has("set-cookie")) {
       response.headers.set("Cache-Control", cacheControl);
       const body = await response.arrayBuffer();
       const page: CachedPage = { body, status: 200, headers: [...response.headers] };

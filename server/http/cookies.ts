@@ -51,3 +51,13 @@ export function cookieValue(header: string | null | undefined, name: string): st
   }
   return undefined;
 }
+
+/**
+ * Whether a request carries credentials of any kind: a session or pre-2FA cookie, or an
+ * Authorization header, valid or not. Such a request is never answered from the page cache and
+ * what it renders is never stored there (issue 7: a Bearer-signed page was stored for every later
+ * guest). Read by the page handler and the node:http fast path alike.
+ */
+export function carriesCredentials(cookie: string | null | undefined, authorization: string | null | undefined): boolean {
+  return Boolean(authorization) || cookieValue(cookie, ACCESS_COOKIE) !== undefined || cookieValue(cookie, PRE2FA_COOKIE) !== undefined;
+}

@@ -1,10 +1,18 @@
 // Resolves the request's session from `Authorization: Bearer …` or the `access_token` cookie
 // (decisions §2). Requests without a token cost no database query.
+//
+// Bearer tokens sign in calls of the JSON API only; pages (documents, their `.data` fetches and
+// form posts) honour the cookie alone. Browsers never send a Bearer header with a page, so a page
+// that honoured one would serve only scripts: a second, origin-check-free way into the page forms,
+// and a signed-in render on a request that looks like a guest's to the page cache (issue 7). A
+// page request with a Bearer header is rendered as a guest's, and is neither stored in nor served
+// from the page cache (pages.ts).
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { DomainError } from "../../core/shared/errors.ts";
 import type { HonoEnv } from "../context.ts";
 import { ACCESS_COOKIE, signInCookies, signOutCookies } from "../http/cookies.ts";
+import { isApiPath } from "../api/paths.ts";
 
 export function bearerToken(c: Context<HonoEnv>): string | undefined {
   const header = c.req.header("authorization");
@@ -18,7 +26,7 @@ const STATIC_PATH = /^\/(assets\/|_i18n\/|healthz$|favicon\.svg$)/;
 export function session(): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     if (STATIC_PATH.test(c.req.path)) return next();
-    const token = bearerToken(c) ?? getCookie(c, ACCESS_COOKIE);
+    const token = (isApiPath(c.req.path) ? bearerToken(c) : undefined) ?? getCookie(c, ACCESS_COOKIE);
     if (token) {
       const found = await c.get("services").sessions.authenticate(token);
       // Only full sessions sign a request in; a pre-2FA token is read by confirmTwoFa itself.
