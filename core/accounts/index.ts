@@ -505,6 +505,21 @@ export function createAccounts(deps: {
       return { ticket, url: `${publicUrl}${prefix}/auth/sso?ticket=${ticket}` };
     },
 
+    /**
+     * Whose account a live ticket signs in to, without spending it: the sign-in page shows it and
+     * asks before a POST spends the ticket (issue 7), so a link opened by a scanner or sent by an
+     * attacker replaces nobody's session unasked.
+     */
+    async ssoTicketAccount(ticket: string): Promise<{ userId: number; email: string; username: string | null }> {
+      const [account] = await db
+        .select({ userId: users.id, email: users.email, username: users.username })
+        .from(oneTimeCodes)
+        .innerJoin(users, eq(users.id, oneTimeCodes.userId))
+        .where(and(eq(oneTimeCodes.purpose, "sso_ticket"), eq(oneTimeCodes.codeHash, sha256(ticket)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, clock.now())));
+      if (!account) throw new DomainError("invalid_code", "errors.invalid_link");
+      return account;
+    },
+
     async consumeSsoTicket(ticket: string, meta: RequestMeta) {
       const now = clock.now();
       const [code] = await db

@@ -99,8 +99,12 @@ const doors: [string, (redirectTo: string) => Promise<Response>][] = [
   [
     "SSO ticket",
     async (redirectTo) => {
-      const { ticket } = await api("/v2/web/sso/ticket", {}, (await demoToken()));
-      return shop.request(`/en/auth/sso?ticket=${ticket}&redirectTo=${encodeURIComponent(redirectTo)}`, { redirect: "manual" });
+      // The link carries redirectTo; the page hands it to the POST that spends the ticket.
+      const { ticket } = await api("/v2/web/sso/ticket", {}, await demoToken());
+      const page = await shop.request(`/en/auth/sso?ticket=${ticket}&redirectTo=${encodeURIComponent(redirectTo)}`);
+      const shown = /name="redirectTo" value="([^"]*)"/.exec(await page.text())?.[1] ?? "";
+      const decoded = shown.replace(/&(amp|quot|lt|gt|#x27|#39);/g, (_, e: string) => ({ amp: "&", quot: '"', lt: "<", gt: ">", "#x27": "'", "#39": "'" })[e]!);
+      return form(`/en/auth/sso?ticket=${ticket}`, { ticket, redirectTo: decoded });
     },
   ],
 ];

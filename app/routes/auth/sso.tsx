@@ -1,45 +1,122 @@
 // /auth/sso?ticket=…: a one-time ticket becomes a session, then the user goes on like after a
-// sign-in. An invalid or used ticket shows why, with a way to sign in.
-import { Link, redirect, useLoaderData, type MetaArgs } from "react-router";
+// sign-in. Opening the link only shows whose account it signs in to; the visitor's POST from this
+// page spends the ticket (issue 7). Mail and chat link scanners open every GET, and an attacker's
+// link must not swap a signed-in visitor's session for another account without a word: so a GET
+// spends nothing, and a signed-in visitor sees both accounts and keeps theirs unless they confirm.
+// A cross-site POST is refused by the origin check like every form post (decisions §2). An
+// invalid, expired or used ticket shows why, with a way to sign in.
+import { Form, Link, redirect, useActionData, useLoaderData, type MetaArgs } from "react-router";
 import { DomainError } from "../../../core/shared/errors.ts";
 import { signInCookies } from "../../../server/http/cookies.ts";
+import { SubmitButton } from "../../components/forms.tsx";
+import { Icon } from "../../components/ui/icons.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta } from "../../lib/meta.ts";
-import { afterSignIn } from "../../lib/guards.server.ts";
-import { cookieHeaders, requestMeta } from "../../lib/forms.server.ts";
-import type { LoaderArgs } from "../../lib/route-args.ts";
+import { afterSignIn, storedGameProfile } from "../../lib/guards.server.ts";
+import { cookieHeaders, formFailure, readForm, requestMeta, type FormResult } from "../../lib/forms.server.ts";
+import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+
+const TICKET = /^[A-Za-z0-9_-]{20,200}$/;
+
+type Account = { email: string; username: string | null };
 
 export async function loader({ context, request }: LoaderArgs) {
   const url = new URL(request.url);
   const ticket = url.searchParams.get("ticket") ?? "";
-  const { t, services } = context;
-  if (/^[A-Za-z0-9_-]{20,200}$/.test(ticket)) {
+  const redirectTo = url.searchParams.get("redirectTo") ?? "";
+  const { t, services, auth } = context;
+  const meta = { title: t("auth.sso.title"), description: t("auth.sso.description") };
+  let account: (Account & { userId: number }) | undefined;
+  if (TICKET.test(ticket)) {
     try {
-      const { token } = await services.accounts.consumeSsoTicket(ticket, requestMeta(context, request));
-      return redirect(afterSignIn(context, request, url.searchParams.get("redirectTo")), {
-        headers: cookieHeaders(signInCookies(token, services.settings.secureCookies)),
-      });
+      account = await services.accounts.ssoTicketAccount(ticket);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
     }
   }
-  return { meta: { title: t("auth.sso.title"), description: t("auth.sso.invalid") } };
+  if (!account) return { state: "invalid" as const, meta };
+  // Already signed in to that very account: nothing to swap, and the ticket stays unspent.
+  if (auth?.user.id === account.userId) throw redirect(afterSignIn(context, request, redirectTo));
+  const show = ({ email, username }: Account): Account => ({ email, username });
+  return {
+    state: "confirm" as const,
+    ticket,
+    redirectTo,
+    account: show(account),
+    current: auth ? show(auth.user) : null,
+    profile: storedGameProfile(context, request),
+    meta,
+  };
 }
 
 export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
 
+export async function action({ context, request }: ActionArgs) {
+  const fields = await readForm(request);
+  const { services, auth } = context;
+  try {
+    const ticket = fields.ticket ?? "";
+    if (!TICKET.test(ticket)) throw new DomainError("invalid_code", "errors.invalid_link");
+    const { token } = await services.accounts.consumeSsoTicket(ticket, requestMeta(context, request));
+    // The visitor chose to switch accounts: the session they leave ends rather than lingers.
+    if (auth) await services.accounts.logout(auth.session.id);
+    return redirect(afterSignIn(context, request, fields.redirectTo), {
+      headers: cookieHeaders(signInCookies(token, services.settings.secureCookies)),
+    });
+  } catch (error) {
+    return formFailure(context, error, { redirectTo: fields.redirectTo ?? "" });
+  }
+}
+
+function AccountName({ account }: { account: Account }) {
+  return (
+    <p className="sso-account">
+      <strong>{account.email}</strong>
+      {account.username && <span className="muted"> · {account.username}</span>}
+    </p>
+  );
+}
+
 export default function Sso() {
-  useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const failed = useActionData<FormResult>();
   const t = useT();
   const href = useHref();
+  if (loaded.state === "invalid" || failed) {
+    return (
+      <section className="card auth-card centered" aria-labelledby="sso-title">
+        <h1 id="sso-title">{t("auth.sso.title")}</h1>
+        <p className="muted">{t("auth.sso.invalid")}</p>
+        <Link className="btn btn-primary" to={href("/auth")}>
+          {t("auth.login.submit")}
+        </Link>
+      </section>
+    );
+  }
+  const { ticket, redirectTo, account, current, profile } = loaded;
+  const currentName = current ? (current.username ?? current.email) : "";
   return (
     <section className="card auth-card centered" aria-labelledby="sso-title">
       <h1 id="sso-title">{t("auth.sso.title")}</h1>
-      <p className="muted">{t("auth.sso.invalid")}</p>
-      <Link className="btn btn-primary" to={href("/auth")}>
-        {t("auth.login.submit")}
-      </Link>
+      <p className="muted">{t("auth.sso.lead")}</p>
+      <AccountName account={account} />
+      {current && (
+        <div className="alert alert-info" role="note">
+          <Icon name="alert" size={18} />
+          <span>{t("auth.sso.switch", { current: currentName })}</span>
+        </div>
+      )}
+      <Form method="post" className="form">
+        <input type="hidden" name="ticket" value={ticket} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <SubmitButton>{t("auth.sso.confirm")}</SubmitButton>
+      </Form>
+      {current && (
+        <Link className="btn btn-ghost btn-block" to={profile}>
+          {t("auth.sso.stay", { current: currentName })}
+        </Link>
+      )}
     </section>
   );
 }
