@@ -1,6 +1,14 @@
 // Renders a whole document before answering: the page CSP allows inline scripts by their hashes,
 // so the HTML must be complete first. Pages have no Suspense boundaries, so nothing is lost.
-import { createHash } from "node:crypto";
+//
+// Only the inline scripts this render emitted are hashed (issue 7), never whatever else ends up
+// inline in the HTML (say, through content). Each render draws a random marker and hands it to
+// React Router and React as the `nonce` of their scripts; a script carrying that exact marker is
+// ours. The marker is then removed from the HTML: the hash of a script's content does not change,
+// and a cached page (the same bytes for everyone) keeps a strict CSP (docs/decisions/0002). An
+// inline script of our own must carry the marker too: React Router gives it to its components
+// through the framework context, so one of ours takes it from there.
+import { createHash, randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
@@ -9,14 +17,20 @@ import { I18nProvider } from "./lib/i18n.tsx";
 
 export const streamTimeout = 5_000;
 
-const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g;
+const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g;
 
-export function inlineScriptHashes(html: string): string[] {
+/**
+ * The SHA-256 hashes of the inline scripts that carry this render's marker, and the HTML with the
+ * marker removed from every element (React Router also puts it on its `<link>`s). A script without
+ * the marker gets no hash, so the page's CSP does not run it.
+ */
+export function ownInlineScripts(html: string, marker: string): { html: string; hashes: string[] } {
+  const attribute = ` nonce="${marker}"`;
   const hashes = new Set<string>();
-  for (const match of html.matchAll(INLINE_SCRIPT)) {
-    hashes.add(createHash("sha256").update(match[1] ?? "").digest("base64"));
+  for (const [, attributes = "", body = ""] of html.matchAll(INLINE_SCRIPT)) {
+    if (attributes.includes(attribute)) hashes.add(createHash("sha256").update(body).digest("base64"));
   }
-  return [...hashes];
+  return { html: html.replaceAll(attribute, ""), hashes: [...hashes] };
 }
 
 export default function handleRequest(
@@ -30,21 +44,23 @@ export default function handleRequest(
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { locale, services } = loadContext;
+  const marker = randomBytes(18).toString("base64url");
   return new Promise<Response>((resolve, reject) => {
     const chunks: Buffer[] = [];
     const sink = new PassThrough();
     sink.on("data", (chunk: Buffer) => chunks.push(chunk));
     sink.on("end", () => {
-      const html = Buffer.concat(chunks).toString("utf8");
+      const { html, hashes } = ownInlineScripts(Buffer.concat(chunks).toString("utf8"), marker);
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      responseHeaders.set("X-Script-Hashes", inlineScriptHashes(html).join(" "));
+      responseHeaders.set("X-Script-Hashes", hashes.join(" "));
       resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
     });
     const { pipe, abort } = renderToPipeableStream(
       <I18nProvider locale={locale} messages={services.catalogs.messages(locale)}>
-        <ServerRouter context={routerContext} url={request.url} />
+        <ServerRouter context={routerContext} url={request.url} nonce={marker} />
       </I18nProvider>,
       {
+        nonce: marker,
         onAllReady() {
           clearTimeout(timer);
           pipe(sink);

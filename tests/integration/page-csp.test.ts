@@ -1,0 +1,73 @@
+// The page CSP allows the inline scripts the app itself emits, by hash, and nothing else that ends
+// up inline in the HTML (issue 7, docs/decisions/0002). To get a foreign inline script into a real
+// render, one route of the real build is wrapped with a component that adds one, as content that
+// slipped through would.
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { createElement, Fragment, type ComponentType } from "react";
+import type { ServerBuild } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../server/app.ts";
+import { BUILD_DIR, loadBuild } from "../../server/main.ts";
+import { startTestApp, type TestApp } from "../kit/app.ts";
+
+const INJECTED = "document.title='injected'";
+const ROUTE = "en/auth";
+const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+
+let shop: TestApp & { stop(): Promise<void> };
+let app: ReturnType<typeof createApp>;
+
+/** The real build, with the sign-in page also rendering an inline script the app never wrote. */
+function withForeignScript(build: ServerBuild): ServerBuild {
+  const route = build.routes[ROUTE]!;
+  const Page = route.module.default as ComponentType;
+  const Injected = (props: object) =>
+    createElement(Fragment, null, createElement(Page, props), createElement("script", { dangerouslySetInnerHTML: { __html: INJECTED } }));
+  return { ...build, routes: { ...build.routes, [ROUTE]: { ...route, module: { ...route.module, default: Injected } } } };
+}
+
+beforeAll(async () => {
+  shop = await startTestApp({ pages: false });
+  app = createApp(shop.services, { build: withForeignScript(await loadBuild()), clientDir: path.join(BUILD_DIR, "client") });
+});
+afterAll(async () => {
+  await shop?.stop();
+});
+
+const get = (p: string) => Promise.resolve(app.request(`${shop.services.settings.PUBLIC_URL}${p}`));
+const inlineScripts = (html: string) => [...html.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g)].map((m) => ({ attributes: m[1]!, body: m[2]! }));
+const scriptSrc = (csp: string) => /script-src ([^;]+)/.exec(csp)![1]!.split(" ");
+
+describe("the page CSP", () => {
+  it("does not allow an inline script the app did not emit, and allows each one it did", async () => {
+    const res = await get("/en/auth");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const csp = res.headers.get("content-security-policy")!;
+    const scripts = inlineScripts(html);
+    const foreign = scripts.filter((s) => s.body === INJECTED);
+    expect(foreign).toHaveLength(1);
+    expect(scriptSrc(csp)).not.toContain(sha256(INJECTED));
+
+    const own = scripts.filter((s) => s.body !== INJECTED);
+    expect(own.length).toBeGreaterThan(0);
+    for (const script of own) expect(scriptSrc(csp)).toContain(sha256(script.body));
+    // Only 'self', the hashes of our scripts and no more.
+    expect(scriptSrc(csp)).toEqual(["'self'", ...new Set(own.map((s) => sha256(s.body)))]);
+  });
+
+  it("leaves no marker (nonce attribute) in the HTML", async () => {
+    const first = await (await get("/en/auth")).text();
+    const second = await (await get("/en/auth")).text();
+    expect(first).not.toMatch(/\snonce=/);
+    expect(second).not.toMatch(/\snonce=/);
+  });
+
+  it("keeps a cached page's CSP right: the same bytes, the same hashes", async () => {
+    const miss = await get("/en/dota2");
+    const hit = await get("/en/dota2");
+    expect(await hit.text()).toBe(await miss.text());
+    expect(hit.headers.get("content-security-policy")).toBe(miss.headers.get("content-security-policy"));
+  });
+});
