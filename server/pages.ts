@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import type { HonoEnv } from "./context.ts";
 import type { Services } from "./services.ts";
-import { pageCsp } from "./middleware/security-headers.ts";
+import { pageCsp, recaptchaCsp } from "./middleware/security-headers.ts";
 import { carriesCredentials } from "./http/cookies.ts";
 
 export type CachedPage = { body: ArrayBuffer; status: number; headers: [string, string][]; raw?: { body: Buffer; headers: Record<string, string> } };
@@ -44,14 +44,13 @@ export function pageHandler(services: Services, build: ServerBuild) {
   const cache = new PageCache(settings.PAGE_CACHE_ENTRIES);
   catalog.onChange(() => cache.clear());
   const cacheControl = "no-cache";
-  // The reCAPTCHA widget loads Google's script and frame, only when a site key is set.
+  // The reCAPTCHA widget loads its script (RECAPTCHA_SCRIPT_URL) and frames, only when a site key
+  // is set. Our own scripts load it after hydration, so a page that runs none (the storefront,
+  // docs/decisions/0001) needs none of its sources; every page that does keeps them, since a
+  // client-side navigation (a sign-out, say) can bring a form with the widget into it.
   // A form post that answers with a redirect to PayPal is checked against form-action too.
-  const cspExtra = {
-    ...(settings.RECAPTCHA_SITE_KEY
-      ? { script: ["https://www.google.com/recaptcha/", "https://www.gstatic.com/recaptcha/"], frame: ["https://www.google.com/recaptcha/", "https://recaptcha.google.com/recaptcha/"] }
-      : {}),
-    ...(settings.PAYPAL_CLIENT_ID ? { form: ["https://www.paypal.com", "https://www.sandbox.paypal.com"] } : {}),
-  };
+  const recaptchaSources = settings.RECAPTCHA_SITE_KEY ? recaptchaCsp(settings.RECAPTCHA_SCRIPT_URL) : undefined;
+  const formTargets = settings.PAYPAL_CLIENT_ID ? { form: ["https://www.paypal.com", "https://www.sandbox.paypal.com"] } : {};
 
   /** Public pages that are the same for every guest of a locale and shopping area. */
   function isPublicPath(path: string): boolean {
@@ -71,7 +70,9 @@ export function pageHandler(services: Services, build: ServerBuild) {
     const hashes = response.headers.get("X-Script-Hashes");
     if (hashes === null) return response;
     response.headers.delete("X-Script-Hashes");
-    response.headers.set("Content-Security-Policy", pageCsp(hashes ? hashes.split(" ") : [], cspExtra));
+    const scripts = hashes ? hashes.split(" ") : [];
+    const extra = { ...(scripts.length > 0 ? recaptchaSources : undefined), ...formTargets };
+    response.headers.set("Content-Security-Policy", pageCsp(scripts, extra));
     return response;
   }
 

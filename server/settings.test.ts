@@ -42,3 +42,17 @@ describe("settings", () => {
     expect(message).not.toContain("\n");
   });
 });
+
+describe("RECAPTCHA_SCRIPT_URL (decisions §11)", () => {
+  it("defaults to Google's api.js and takes a stand-in's URL", () => {
+    expect(loadSettings({}).RECAPTCHA_SCRIPT_URL).toBe("https://www.google.com/recaptcha/api.js");
+    expect(loadSettings({ RECAPTCHA_SCRIPT_URL: "http://127.0.0.1:4000/recaptcha/api.js" }).RECAPTCHA_SCRIPT_URL).toBe("http://127.0.0.1:4000/recaptcha/api.js");
+  });
+
+  it.each(["not a url", "javascript:alert(1)", "https://x.example/api.js?render=explicit", "https://x.example/a;b/api.js", "https://x.example/it's.js", "ftp://x.example/api.js"])(
+    "refuses %j with one line naming it",
+    (value) => {
+      expect(() => loadSettings({ RECAPTCHA_SCRIPT_URL: value })).toThrow(/^Invalid setting RECAPTCHA_SCRIPT_URL=/);
+    },
+  );
+});

@@ -62,6 +62,10 @@ export const SettingsSchema = z
     RECAPTCHA_SITE_KEY: optionalString,
     RECAPTCHA_SECRET: optionalString,
     RECAPTCHA_VERIFY_URL: url.default("https://www.google.com/recaptcha/api/siteverify"),
+    // The widget's script (decisions §11): a test rig serves a stand-in; the page CSP allows it.
+    RECAPTCHA_SCRIPT_URL: url
+      .default("https://www.google.com/recaptcha/api.js")
+      .refine((v) => /^https?:\/\/[^/\s;,'"]+\/[^\s;,'"?#]*$/.test(v), "must be an http(s) URL of a script, without query or fragment"),
     REDIS_URL: z
       .string()
       .trim()

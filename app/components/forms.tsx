@@ -1,5 +1,5 @@
-// Form pieces for the auth and profile pages: a form-level alert, a submit button that shows
-// progress once JavaScript runs, and the reCAPTCHA widget when a site key is set.
+// Form pieces for the auth and profile pages: a form-level alert, and a submit button that shows
+// progress once JavaScript runs (the reCAPTCHA widget is in recaptcha.tsx).
 import { useNavigation } from "react-router";
 import type { ReactNode } from "react";
 import type { FormResult } from "../lib/forms.server.ts";
@@ -31,16 +31,6 @@ export function SubmitButton({ children, intent, variant = "primary", block = tr
     <button type="submit" name={intent ? "intent" : undefined} value={intent} className={`btn btn-${variant}${block ? " btn-block" : ""}`} disabled={busy} aria-busy={busy || undefined}>
       {children}
     </button>
-  );
-}
-
-export function Recaptcha({ siteKey }: { siteKey?: string }) {
-  if (!siteKey) return null;
-  return (
-    <>
-      <script src="https://www.google.com/recaptcha/api.js" async defer />
-      <div className="g-recaptcha" data-sitekey={siteKey} data-theme="dark" />
-    </>
   );
 }
 

@@ -46,3 +46,19 @@ export function pageCsp(scriptHashes: string[], extra: { connect?: string[]; scr
     "object-src 'none'",
   ].join("; ");
 }
+
+/**
+ * What the reCAPTCHA widget needs in the page CSP, derived from RECAPTCHA_SCRIPT_URL (decisions
+ * §11): the script's folder (e.g. https://www.google.com/recaptcha/) for script-src and frame-src.
+ * Google's own script also loads its code from www.gstatic.com and frames from
+ * recaptcha.google.com (Google's CSP guide); a stand-in served by a test rig needs only its folder.
+ */
+export function recaptchaCsp(scriptUrl: string): { script: string[]; frame: string[] } {
+  const url = new URL(scriptUrl);
+  const folder = url.origin + url.pathname.slice(0, url.pathname.lastIndexOf("/") + 1);
+  const google = url.hostname === "www.google.com" || url.hostname === "www.recaptcha.net";
+  return {
+    script: [folder, ...(google ? ["https://www.gstatic.com/recaptcha/"] : [])],
+    frame: [folder, ...(google ? ["https://recaptcha.google.com/recaptcha/"] : [])],
+  };
+}

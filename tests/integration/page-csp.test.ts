@@ -71,3 +71,45 @@ describe("the page CSP", () => {
     expect(hit.headers.get("content-security-policy")).toBe(miss.headers.get("content-security-policy"));
   });
 });
+
+describe("the page CSP with reCAPTCHA on (RECAPTCHA_SCRIPT_URL, decisions §11)", () => {
+  const scriptUrl = "http://127.0.0.1:9/stand-in/recaptcha/api.js";
+  let captcha: TestApp & { stop(): Promise<void> };
+  let google: TestApp & { stop(): Promise<void> };
+  beforeAll(async () => {
+    captcha = await startTestApp({ env: { RECAPTCHA_SITE_KEY: "site-key-1", RECAPTCHA_SCRIPT_URL: scriptUrl } });
+    google = await startTestApp({ env: { RECAPTCHA_SITE_KEY: "site-key-2" } });
+  });
+  afterAll(async () => {
+    await captcha?.stop();
+    await google?.stop();
+  });
+
+  const directive = (csp: string, name: string) => new RegExp(`${name} ([^;]+)`).exec(csp)![1]!.split(" ");
+
+  it.each(["/en/auth", "/auth/register", "/es/auth/restore-password"])("allows the widget's script and frames on %s, from the setting's folder", async (page) => {
+    const res = await captcha.request(page);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get("content-security-policy")!;
+    expect(directive(csp, "script-src")).toContain("http://127.0.0.1:9/stand-in/recaptcha/");
+    expect(directive(csp, "frame-src")).toEqual(["http://127.0.0.1:9/stand-in/recaptcha/"]);
+    expect(csp).not.toContain("google");
+    // The page itself loads no widget script and renders no widget: that happens after hydration.
+    const html = await res.text();
+    expect(html).not.toMatch(/<script[^>]*\ssrc="[^"]*api\.js/);
+    expect(html).not.toContain("g-recaptcha");
+    expect(html).toContain('<div class="recaptcha"></div>');
+  });
+
+  it("allows Google's script and frames by default", async () => {
+    const csp = (await google.request("/en/auth")).headers.get("content-security-policy")!;
+    expect(directive(csp, "script-src")).toEqual(expect.arrayContaining(["https://www.google.com/recaptcha/", "https://www.gstatic.com/recaptcha/"]));
+    expect(directive(csp, "frame-src")).toEqual(["https://www.google.com/recaptcha/", "https://recaptcha.google.com/recaptcha/"]);
+  });
+
+  it("keeps the widget's sources off pages that run no script (the storefront)", async () => {
+    const csp = (await captcha.request("/en/dota2")).headers.get("content-security-policy")!;
+    expect(directive(csp, "script-src")).toEqual(["'self'"]);
+    expect(directive(csp, "frame-src")).toEqual(["'none'"]);
+  });
+});

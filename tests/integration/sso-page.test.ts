@@ -115,12 +115,13 @@ describe("/auth/sso", () => {
     const victim = await newUser();
     const attacker = await newUser();
     const ticket = await ticketOf(attacker);
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
       { origin: "https://evil.example", "sec-fetch-site": "cross-site", cookie: `access_token=${victim.token}` },
       { origin: "null" },
       { "sec-fetch-site": "cross-site" },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const res = await confirm(ticket, headers);
       expect(res.status).toBe(403);
       expect(res.headers.getSetCookie().some((c) => c.startsWith("access_token="))).toBe(false);

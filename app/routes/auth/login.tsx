@@ -4,12 +4,14 @@ import { Form, Link, redirect, useActionData, useLoaderData, type MetaArgs } fro
 import { ConfirmTwoFaSchema, LoginSchema } from "../../../core/accounts/accounts.schema.ts";
 import { PRE2FA_COOKIE, pre2faCookie, serializeCookie, signInCookies } from "../../../server/http/cookies.ts";
 import { Field } from "../../components/ui/primitives.tsx";
-import { FormAlert, Notice, Recaptcha, SubmitButton, fieldError } from "../../components/forms.tsx";
+import { FormAlert, Notice, SubmitButton, fieldError } from "../../components/forms.tsx";
+import { Recaptcha } from "../../components/recaptcha.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { afterSignIn, readCookie, requireGuest } from "../../lib/guards.server.ts";
 import { cookieHeaders, formFailure, parseForm, readForm, requestMeta, type FormResult } from "../../lib/forms.server.ts";
+import { recaptchaWidget } from "../../lib/recaptcha.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 
 async function pendingTwoFa(context: LoaderArgs["context"], request: Request) {
@@ -22,12 +24,12 @@ async function pendingTwoFa(context: LoaderArgs["context"], request: Request) {
 export async function loader({ context, request }: LoaderArgs) {
   requireGuest(context, request);
   const url = new URL(request.url);
-  const { t, services } = context;
+  const { t } = context;
   return {
     step: (await pendingTwoFa(context, request)) ? ("code" as const) : ("password" as const),
     redirectTo: url.searchParams.get("redirectTo") ?? "",
     notice: url.searchParams.get("notice"),
-    recaptchaSiteKey: services.settings.RECAPTCHA_SITE_KEY,
+    recaptcha: recaptchaWidget(context),
     meta: { title: t("auth.login.title"), description: t("auth.login.description") },
   };
 }
@@ -66,7 +68,7 @@ export async function action({ context, request }: ActionArgs) {
 }
 
 export default function Login() {
-  const { step, redirectTo, notice, recaptchaSiteKey } = useLoaderData<typeof loader>();
+  const { step, redirectTo, notice, recaptcha } = useLoaderData<typeof loader>();
   const result = useActionData<FormResult>();
   const t = useT();
   const href = useHref();
@@ -126,7 +128,7 @@ export default function Login() {
           required
           error={fieldError(result, "password")}
         />
-        <Recaptcha siteKey={recaptchaSiteKey} />
+        <Recaptcha widget={recaptcha} />
         <SubmitButton intent="password">{t("auth.login.submit")}</SubmitButton>
       </Form>
       <p className="auth-links">

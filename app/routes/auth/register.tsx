@@ -4,21 +4,23 @@ import { Form, Link, redirect, useActionData, useLoaderData, type MetaArgs } fro
 import { RegisterSchema, PASSWORD_MIN } from "../../../core/accounts/accounts.schema.ts";
 import { signInCookies } from "../../../server/http/cookies.ts";
 import { Field } from "../../components/ui/primitives.tsx";
-import { FormAlert, Recaptcha, SubmitButton, fieldError } from "../../components/forms.tsx";
+import { FormAlert, SubmitButton, fieldError } from "../../components/forms.tsx";
+import { Recaptcha } from "../../components/recaptcha.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { afterSignIn, readCookie, requireGuest } from "../../lib/guards.server.ts";
 import { cookieHeaders, formFailure, parseForm, readForm, requestMeta, type FormResult } from "../../lib/forms.server.ts";
+import { recaptchaWidget } from "../../lib/recaptcha.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 
 export function loader({ context, request }: LoaderArgs) {
   requireGuest(context, request);
-  const { t, services } = context;
+  const { t } = context;
   return {
     redirectTo: new URL(request.url).searchParams.get("redirectTo") ?? "",
     invited: Boolean(readCookie(request, "referrer")),
-    recaptchaSiteKey: services.settings.RECAPTCHA_SITE_KEY,
+    recaptcha: recaptchaWidget(context),
     meta: { title: t("auth.register.title"), description: t("auth.register.description") },
   };
 }
@@ -49,7 +51,7 @@ export async function action({ context, request }: ActionArgs) {
 }
 
 export default function Register() {
-  const { redirectTo, invited, recaptchaSiteKey } = useLoaderData<typeof loader>();
+  const { redirectTo, invited, recaptcha } = useLoaderData<typeof loader>();
   const result = useActionData<FormResult>();
   const t = useT();
   const href = useHref();
@@ -81,7 +83,7 @@ export default function Register() {
           hint={t("auth.field.passwordHint", { min: PASSWORD_MIN })}
           error={fieldError(result, "password")}
         />
-        <Recaptcha siteKey={recaptchaSiteKey} />
+        <Recaptcha widget={recaptcha} />
         <SubmitButton>{t("auth.register.submit")}</SubmitButton>
       </Form>
       <p className="auth-links">

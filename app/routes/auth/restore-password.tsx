@@ -4,12 +4,14 @@ import { Form, Link, redirect, useActionData, useLoaderData, type MetaArgs } fro
 import { PASSWORD_MIN, ResetRequestSchema, SetPasswordResetSchema, ValidateResetCodeSchema } from "../../../core/accounts/accounts.schema.ts";
 import { localePath } from "../../../i18n/locales.ts";
 import { Field } from "../../components/ui/primitives.tsx";
-import { FormAlert, Notice, Recaptcha, SubmitButton, fieldError } from "../../components/forms.tsx";
+import { FormAlert, Notice, SubmitButton, fieldError } from "../../components/forms.tsx";
+import { Recaptcha } from "../../components/recaptcha.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireGuest } from "../../lib/guards.server.ts";
 import { formFailure, parseForm, readForm, requestMeta, type FormResult } from "../../lib/forms.server.ts";
+import { recaptchaWidget } from "../../lib/recaptcha.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 
 type Step = "request" | "code" | "password";
@@ -18,7 +20,7 @@ type ResetResult = FormResult | { ok: true; step: "password"; email: string; cod
 export function loader({ context, request }: LoaderArgs) {
   requireGuest(context, request);
   const url = new URL(request.url);
-  const { t, services } = context;
+  const { t } = context;
   const email = url.searchParams.get("email") ?? "";
   const code = /^\d{6}$/.test(url.searchParams.get("code") ?? "") ? url.searchParams.get("code")! : "";
   const step: Step = email && (code || url.searchParams.get("step") === "code") ? "code" : "request";
@@ -27,7 +29,7 @@ export function loader({ context, request }: LoaderArgs) {
     email: email.slice(0, 254),
     code,
     sent: url.searchParams.get("step") === "code",
-    recaptchaSiteKey: services.settings.RECAPTCHA_SITE_KEY,
+    recaptcha: recaptchaWidget(context),
     meta: { title: t("auth.reset.title"), description: t("auth.reset.description") },
   };
 }
@@ -81,7 +83,7 @@ export default function RestorePassword() {
         <Form method="post" className="form">
           <p className="muted">{t("auth.reset.requestLead")}</p>
           <Field id="email" name="email" type="email" label={t("auth.field.email")} autoComplete="email" required defaultValue={email} error={fieldError(failed, "email")} />
-          <Recaptcha siteKey={loaded.recaptchaSiteKey} />
+          <Recaptcha widget={loaded.recaptcha} />
           <SubmitButton intent="request">{t("auth.reset.requestSubmit")}</SubmitButton>
         </Form>
       )}
