@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 import type { Page } from "playwright-core";
 import { totpAt } from "../core/accounts/totp.ts";
 import { screenshot, useBrowser } from "./fixtures/browser.ts";
+import { tickRecaptcha } from "./fixtures/recaptcha.ts";
 
 const session = useBrowser();
 const root = path.resolve(import.meta.dirname, "..");
@@ -42,6 +43,7 @@ describe.each([
     await page.goto(`${prefix}/auth`);
     await page.getByLabel(t["auth.field.login"]!).fill(email);
     await page.getByLabel(t["auth.field.password"]!, { exact: true }).fill(pass);
+    await tickRecaptcha(page);
     await page.getByRole("button", { name: t["auth.login.submit"], exact: true }).click();
   }
 
@@ -59,10 +61,13 @@ describe.each([
     await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(locale);
     await page.getByLabel(t["auth.field.email"]!, { exact: true }).fill(email);
     await page.getByLabel(t["auth.field.password"]!).fill("password1");
+    await tickRecaptcha(page);
     await page.getByRole("button", { name: t["auth.register.submit"] }).click();
     await expect.poll(() => page.getByText(t["validation.password_common"]!).isVisible()).toBe(true);
     await screenshot(page, `accounts-${locale}-register-error`);
     await page.getByLabel(t["auth.field.password"]!).fill(password);
+    // A token is good once: the widget asks again after the refused try.
+    await tickRecaptcha(page);
     await page.getByRole("button", { name: t["auth.register.submit"] }).click();
     await page.waitForURL(`**${prefix}/dota2/profile`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["profile.overview.title"]!.replace("{game}", "Dota 2"));
@@ -80,6 +85,7 @@ describe.each([
     // Sign in: back to where the guard sent us from.
     await page.getByLabel(t["auth.field.login"]!).fill(email);
     await page.getByLabel(t["auth.field.password"]!, { exact: true }).fill(password);
+    await tickRecaptcha(page);
     await page.getByRole("button", { name: t["auth.login.submit"], exact: true }).click();
     await page.waitForURL(`**${prefix}/cs2/profile/settings`);
 
@@ -114,6 +120,7 @@ describe.each([
     await page.waitForURL(`**${prefix}/auth/restore-password`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["auth.reset.title"]);
     await page.getByLabel(t["auth.field.email"]!, { exact: true }).fill(email);
+    await tickRecaptcha(page);
     await page.getByRole("button", { name: t["auth.reset.requestSubmit"] }).click();
     await expect.poll(() => page.getByText(t["auth.reset.sent"]!.replace("{email}", email)).isVisible()).toBe(true);
     const mail = await latestMail(page, email);

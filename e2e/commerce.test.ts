@@ -13,6 +13,7 @@ import type { Locator, Page } from "playwright-core";
 import { formatMoney } from "../core/shared/money.ts";
 import { LANG_TAG, type Locale } from "../i18n/locales.ts";
 import { screenshot, useBrowser } from "./fixtures/browser.ts";
+import { tickRecaptcha } from "./fixtures/recaptcha.ts";
 
 const session = useBrowser();
 const root = path.resolve(import.meta.dirname, "..");
@@ -92,6 +93,7 @@ describe.each([
     await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(locale);
     await page.getByLabel(t["auth.field.email"]!).fill(email);
     await page.getByLabel(t["auth.field.password"]!).fill(PASSWORD);
+    await tickRecaptcha(page);
     await page.getByRole("button", { name: t["auth.register.submit"] }).click();
     await page.waitForURL(url(`${prefix}/${GAME.slug}/profile`));
   }
@@ -113,6 +115,7 @@ describe.each([
       await expect.poll(() => page.locator("html").getAttribute("lang")).toBe(locale);
       await page.getByLabel(t["auth.field.login"]!).fill(DEMO_USER.email);
       await page.getByLabel(t["auth.field.password"]!, { exact: true }).fill(DEMO_USER.password);
+      await tickRecaptcha(page);
       await page.getByRole("button", { name: t["auth.login.submit"], exact: true }).click();
       await page.waitForURL(url(new RegExp(`${prefix}/[a-z0-9]+/profile`)));
       await page.goto(profile);
