@@ -242,7 +242,13 @@ export function createPayments(deps: {
       if (type === "PAYMENT.CAPTURE.COMPLETED") {
         const related = (resource.supplementary_data as { related_ids?: { order_id?: string } } | undefined)?.related_ids?.order_id;
         if (!related) return { applied: false };
-        const order = await findOrder(related).catch(() => undefined);
+        // Only an order we do not know is acknowledged without effect (PayPal then stops
+        // resending it); any other failure, a database error above all, must answer 5xx so that
+        // PayPal delivers the event again.
+        const order = await findOrder(related).catch((error: unknown) => {
+          if (error instanceof DomainError && error.code === "not_found") return undefined;
+          throw error;
+        });
         if (!order) return { applied: false };
         const amount = resource.amount as { value?: string; currency_code?: string } | undefined;
         await apply(order, {
