@@ -43,6 +43,11 @@ export const SettingsSchema = z
       .optional()
       .transform((v) => v === "1" || v === "true"),
     COUNTRY_HEADER: z.string().trim().min(1).default("CF-IPCountry"),
+    /** The country header is set by our CDN or proxy (read anyway when TRUST_PROXY is on). */
+    COUNTRY_HEADER_TRUSTED: z
+      .enum(["", "0", "1", "true", "false"])
+      .optional()
+      .transform((v) => v === "1" || v === "true"),
     SHOP_CURRENCY: z
       .string()
       .trim()

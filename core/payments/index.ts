@@ -5,7 +5,7 @@
 // reference differs from what we created is never applied.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { paymentOrders, transactions, users } from "../../db/schema/index.ts";
+import { paymentOrders, transactions, users, type ProductSnapshot } from "../../db/schema/index.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { snapshot, toView, type Ledger, type TransactionView } from "../ledger/index.ts";
@@ -74,14 +74,14 @@ export function createPayments(deps: {
     const now = clock.now();
     const reference = captureRef(captureId);
     let transaction: TransactionView;
-    const product = order.kind === "product" ? catalog.productById(order.productId!) : undefined;
+    const product = order.kind === "product" ? productOf(order) : undefined;
     if (order.kind === "topup") {
       ({ transaction } = await ledger.post(tx, { userId: order.userId, type: "topup", amount: order.amount, paid: order.amount, source: provider.name, reference }, now));
     } else {
       if (!product) throw new Error(`order ${order.id}: product ${order.productId} is gone`);
       ({ transaction } = await ledger.post(
         tx,
-        { userId: order.userId, type: "purchase", amount: 0, paid: order.amount, source: provider.name, products: [snapshot(product)], reference },
+        { userId: order.userId, type: "purchase", amount: 0, paid: order.amount, source: provider.name, products: [product], reference },
         now,
       ));
     }
@@ -89,6 +89,17 @@ export function createPayments(deps: {
     if (product) await subscriptions.grantDays(tx, order.userId, product.cheat_id, product.params.days);
     await notifications.create(order.userId, "payment_completed", { amount: order.amount, currency: order.currency }, tx);
     return transaction;
+  }
+
+  /**
+   * The product an order sold, as it was sold: the snapshot taken when the order was made (its
+   * area's price, its days), whatever the catalogue says by the time PayPal reports the capture.
+   * Orders made before the snapshot existed fall back to the catalogue.
+   */
+  function productOf(order: Order): ProductSnapshot | undefined {
+    if (order.product) return order.product;
+    const current = order.productId === null ? undefined : catalog.productById(order.productId);
+    return current ? snapshot(current) : undefined;
   }
 
   async function result(order: Order): Promise<CaptureResult> {
@@ -157,12 +168,14 @@ export function createPayments(deps: {
       let amount: number;
       let description: string;
       let productId: number | null = null;
+      let sold: ProductSnapshot | null = null;
       if (input.productId !== undefined) {
         const product = catalog.productsForArea(input.area).find((p) => p.id === input.productId);
         if (!product) throw new DomainError("not_found", "errors.product_not_found");
         kind = "product";
         amount = product.price;
         productId = product.id;
+        sold = snapshot(product);
         description = product.title;
       } else if (input.amount !== undefined) {
         if (!Number.isInteger(input.amount) || input.amount < topup.min || input.amount > topup.max) {
@@ -178,7 +191,19 @@ export function createPayments(deps: {
       const requestId = input.requestKey ? `u${userId}-${sha256(input.requestKey).slice(0, 40)}` : randomToken(16);
       await db
         .insert(paymentOrders)
-        .values({ userId, provider: provider.name, requestId, kind, productId, amount, currency, createdAt: clock.now(), updatedAt: clock.now() })
+        .values({
+          userId,
+          provider: provider.name,
+          requestId,
+          kind,
+          productId,
+          product: sold,
+          shoppingArea: input.area,
+          amount,
+          currency,
+          createdAt: clock.now(),
+          updatedAt: clock.now(),
+        })
         .onConflictDoNothing({ target: paymentOrders.requestId });
       const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.requestId, requestId));
       if (!order || order.userId !== userId) throw new DomainError("conflict");
@@ -292,12 +317,12 @@ export function createPayments(deps: {
           if (taken < amount) logger.warn({ orderId: order.id, amount, taken }, "refund larger than the balance left");
           await ledger.post(tx, { userId: order.userId, type: "refund", amount: -taken, paid: -amount, source: provider.name, reference }, now);
         } else {
-          const product = catalog.productById(order.productId!);
+          const product = productOf(order);
           const days = product ? Math.round((product.params.days * amount) / order.amount) : 0;
           if (product && days > 0) await subscriptions.revokeDays(tx, order.userId, product.cheat_id, days);
           await ledger.post(
             tx,
-            { userId: order.userId, type: "refund", amount: 0, paid: -amount, source: provider.name, reference, products: product ? [snapshot(product)] : [] },
+            { userId: order.userId, type: "refund", amount: 0, paid: -amount, source: provider.name, reference, products: product ? [product] : [] },
             now,
           );
         }

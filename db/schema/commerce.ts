@@ -104,6 +104,10 @@ export const paymentOrders = pgTable(
     providerOrderId: text("provider_order_id").unique(),
     kind: text("kind").notNull(),
     productId: integer("product_id").references(() => products.id),
+    /** The buyer's shopping area when the order was made: its price is the one charged. */
+    shoppingArea: text("shopping_area").notNull().default("global"),
+    /** The product as sold (days, price, title) when the order was made: what a capture books. */
+    product: jsonb("product").$type<ProductSnapshot>(),
     amount: bigint("amount", { mode: "number" }).notNull(),
     currency: char("currency", { length: 3 }).notNull(),
     status: text("status").notNull().default("created"),
