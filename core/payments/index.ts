@@ -253,11 +253,11 @@ export function createPayments(deps: {
       return orderView(await findOrder(providerOrderId, userId));
     },
 
-    /** A PayPal webhook: verified through PayPal, then applied once. */
-    async webhook(headers: Record<string, string | undefined>, event: unknown): Promise<{ applied: boolean }> {
+    /** A PayPal webhook: its signature verified (without calling PayPal), then applied once. */
+    async webhook(headers: Record<string, string | undefined>, rawBody: string, event: unknown): Promise<{ applied: boolean }> {
       let verified = false;
       try {
-        verified = await provider.verifyWebhook(headers, event);
+        verified = await provider.verifyWebhook(headers, rawBody);
       } catch (error) {
         providerFailure(error);
       }

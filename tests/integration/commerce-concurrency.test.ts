@@ -16,8 +16,8 @@ import {
   type User,
 } from "./commerce-kit.ts";
 
-// No PayPal timeouts are tested here: a generous one keeps a busy machine from failing a webhook's
-// verification call while twenty requests share the event loop.
+// No PayPal timeouts are tested here: a generous one keeps a busy machine from failing a call
+// (a capture, a webhook's certificate) while twenty requests share the event loop.
 const shop = useCommerceShop({ paypal: true, env: { PAYPAL_TIMEOUT_MS: "8000" } });
 
 const DAY_MS = 86_400_000;
@@ -198,9 +198,10 @@ describe("payments alongside spending", () => {
     }
     const started = Date.now();
     const replies = await Promise.all([
-      ...orders.map((id) =>
-        shop.call("POST", "/v2/web/payment/paypal/webhook", { json: shop.paypal.webhookEvent("PAYMENT.CAPTURE.REFUNDED", id), headers: shop.paypal.webhookHeaders() }),
-      ),
+      ...orders.map((id) => {
+        const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.REFUNDED", id);
+        return shop.call("POST", "/v2/web/payment/paypal/webhook", { json: event, headers: shop.paypal.webhookHeaders(event) });
+      }),
       ...orders.map(() => purchase(buyer, 1)),
     ]);
     for (const reply of replies) expect(reply.status, reply.text).toBe(200);

@@ -1,6 +1,6 @@
 // Payments by PayPal through the HTTP API against a loopback PayPal: top-ups and direct purchases
 // end to end, a payment applied exactly once whatever the order of capture calls and webhooks,
-// webhook verification, captures that do not match the order, provider failures and timeouts with
+// webhook signatures (checked without calling PayPal), captures that do not match the order, provider failures and timeouts with
 // an idempotent retry, refunds, and one user's order out of another's reach.
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -33,7 +33,7 @@ async function capture(user: User, orderId: string): Promise<Reply> {
   return shop.call("POST", "/v2/web/payment/paypal/capture", { token: user.token, json: { order_id: orderId } });
 }
 
-async function webhook(event: unknown, headers = shop.paypal.webhookHeaders()): Promise<Reply> {
+async function webhook(event: unknown, headers = shop.paypal.webhookHeaders(event)): Promise<Reply> {
   return shop.call("POST", "/v2/web/payment/paypal/webhook", { json: event, headers });
 }
 
@@ -231,28 +231,30 @@ describe("a payment is applied exactly once", () => {
 });
 
 describe("what is never applied", () => {
-  it("a webhook whose signature PayPal does not verify → 403, nothing credited", async () => {
+  it("a webhook whose signature does not verify → 403, nothing credited, and PayPal is never asked", async () => {
     const buyer = await register(shop);
     const order = await approvedOrder(buyer, { amount: 1200 });
     shop.paypal.captureAtProvider(order.id);
     const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order);
+    const callsBefore = shop.paypal.requests.filter((r) => !r.path.startsWith("/v1/notifications/certs/")).length;
     shop.paypal.verification = "FAILURE";
     try {
-      const verifyCalls = shop.paypal.requestsTo(/verify-webhook-signature/).length;
       const reply = await webhook(event);
       expect(reply.status).toBe(403);
       expect(reply.body).toMatchObject({ status: false, code: "forbidden", message: "The webhook signature could not be verified." });
-      expect(shop.paypal.requestsTo(/verify-webhook-signature/).length).toBe(verifyCalls + 1);
-      const verify = shop.paypal.requestsTo(/verify-webhook-signature/).at(-1)!.body as Record<string, unknown>;
-      expect(verify).toMatchObject({ webhook_id: shop.paypal.webhookId, auth_algo: "SHA256withRSA", webhook_event: event });
     } finally {
       shop.paypal.reset();
     }
-    // Without PayPal's transmission headers the event is refused without asking PayPal.
-    const before = shop.paypal.requestsTo(/verify-webhook-signature/).length;
+    // Genuine headers over another body (the amount changed after PayPal signed it): refused.
+    const genuine = shop.paypal.webhookHeaders(event);
+    const altered = { ...event, resource: { ...event.resource, amount: { value: "9999.00", currency_code: "USD" } } };
+    expect((await webhook(altered, genuine)).status).toBe(403);
+    // Without PayPal's transmission headers the event is refused too.
     const bare = await webhook(event, {});
     expect(bare.status).toBe(403);
-    expect(shop.paypal.requestsTo(/verify-webhook-signature/).length).toBe(before);
+    // The signatures were checked here: no call to PayPal's API (verify-webhook-signature or other).
+    expect(shop.paypal.requests.filter((r) => !r.path.startsWith("/v1/notifications/certs/")).length).toBe(callsBefore);
+    expect(shop.paypal.requestsTo(/verify-webhook-signature/)).toHaveLength(0);
     expect(await rowsOf(shop, buyer.id)).toHaveLength(0);
     expect(await balanceOf(shop, buyer.id)).toBe(0);
     expect((await orderRow(order.id)).status).toBe("created");
@@ -410,15 +412,19 @@ describe("PayPal failing or silent", () => {
     expect(await expectConsistentLedger(shop, buyer.id)).toBe(1300);
   });
 
-  it("a webhook PayPal cannot verify right now → 502 (PayPal retries), then applied once", async () => {
+  it("a webhook whose signing certificate PayPal cannot serve right now → 502 (PayPal retries), then applied once", async () => {
     const buyer = await register(shop);
     const order = await approvedOrder(buyer, { amount: 1400 });
     shop.paypal.captureAtProvider(order.id);
     const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order);
-    shop.paypal.failNext(1, /verify-webhook-signature/);
-    expect((await webhook(event)).status).toBe(502);
+    const CERT = /certs\/CERT-KIT-RETRY$/;
+    shop.paypal.failNext(1, CERT);
+    expect((await webhook(event, shop.paypal.webhookHeaders(event, { certId: "CERT-KIT-RETRY" }))).status).toBe(502);
     expect(await rowsOf(shop, buyer.id)).toHaveLength(0);
-    expect((await webhook(event)).status).toBe(200);
+    expect((await webhook(event, shop.paypal.webhookHeaders(event, { certId: "CERT-KIT-RETRY" }))).status).toBe(200);
+    expect((await webhook(event, shop.paypal.webhookHeaders(event, { certId: "CERT-KIT-RETRY" }))).status).toBe(200);
+    // Fetched again after the failure, then kept.
+    expect(shop.paypal.requestsTo(CERT).map((r) => r.answered)).toEqual([500, 200]);
     expect(await expectConsistentLedger(shop, buyer.id)).toBe(1400);
   });
 });

@@ -1,5 +1,9 @@
 // PayPal webhooks at the edge: an event the shop cannot apply because its database failed is never
-// acknowledged (PayPal resends only what was not answered 2xx), and a redelivery applies it once.
+// acknowledged (PayPal resends only what was not answered 2xx), and a redelivery applies it once;
+// the anonymous endpoint cannot be used to make the shop call PayPal at will.
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { KitOrder } from "../kit/paypal.ts";
@@ -7,7 +11,7 @@ import { balanceOf, expectConsistentLedger, register, rowsOf, useCommerceShop, t
 
 const shop = useCommerceShop({ paypal: true });
 
-async function webhook(event: unknown, headers = shop.paypal.webhookHeaders()): Promise<Reply> {
+async function webhook(event: unknown, headers = shop.paypal.webhookHeaders(event)): Promise<Reply> {
   return shop.call("POST", "/v2/web/payment/paypal/webhook", { json: event, headers });
 }
 
@@ -88,5 +92,50 @@ describe("a webhook whose application fails in the database", () => {
     const reply = await webhook(event);
     expect(reply.status).toBe(200);
     expect(await balanceOf(shop, stranger.id)).toBe(0);
+  });
+});
+
+describe("a flood of forged webhooks", () => {
+  it("costs at most a few certificate fetches and no PayPal API call, credits nothing, and the genuine event still applies", async () => {
+    const stranger = createServer((_req, res) => res.end("-----BEGIN CERTIFICATE-----"));
+    let strangerCalls = 0;
+    stranger.on("request", () => strangerCalls++);
+    await new Promise<void>((resolve) => stranger.listen(0, "127.0.0.1", resolve));
+    const strangerUrl = `http://127.0.0.1:${(stranger.address() as AddressInfo).port}`;
+    try {
+      const buyer = await register(shop);
+      const order = await capturedAtProvider(buyer, { amount: 1900 });
+      const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order);
+      // A genuine event for another order first, so PayPal's certificate is known.
+      const other = await capturedAtProvider(await register(shop), { amount: 1000 });
+      expect((await webhook(shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", other))).status).toBe(200);
+      const before = shop.paypal.requests.length;
+
+      const forged = (i: number): Record<string, string> => {
+        const headers = shop.paypal.webhookHeaders(event);
+        headers["paypal-transmission-sig"] = randomBytes(256).toString("base64");
+        if (i % 4 === 1) headers["paypal-cert-url"] = `${shop.paypal.url}/v1/notifications/certs/CERT-FORGED-${i}`;
+        if (i % 4 === 2) headers["paypal-cert-url"] = `${strangerUrl}/v1/notifications/certs/CERT-${i}`;
+        if (i % 4 === 3) headers["paypal-cert-url"] = `https://api.paypal.com.${i}.evil.test/v1/notifications/certs/CERT-1`;
+        return headers;
+      };
+      const replies = await Promise.all(Array.from({ length: 200 }, (_, i) => webhook(event, forged(i))));
+      for (const reply of replies) {
+        expect([403, 502]).toContain(reply.status);
+        expect(reply.body.status).toBe(false);
+      }
+      const calls = shop.paypal.requests.slice(before);
+      // Only new certificate URLs on PayPal's host were fetched, at most five of them.
+      expect(calls.every((r) => r.method === "GET" && r.path.startsWith("/v1/notifications/certs/CERT-FORGED-"))).toBe(true);
+      expect(calls.length).toBeLessThanOrEqual(5);
+      expect(strangerCalls).toBe(0);
+      expect(await rowsOf(shop, buyer.id)).toHaveLength(0);
+
+      // PayPal's own event, signed with the known certificate, is still applied, once.
+      expect((await webhook(event)).status).toBe(200);
+      expect(await expectConsistentLedger(shop, buyer.id)).toBe(1900);
+    } finally {
+      await new Promise<void>((resolve) => stranger.close(() => resolve()));
+    }
   });
 });

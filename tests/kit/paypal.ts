@@ -1,10 +1,13 @@
 // A loopback PayPal for tests: the REST subset the shop's client speaks (OAuth client credentials,
-// Orders v2 create / get / capture, webhook signature verification) on 127.0.0.1, with knobs to
-// approve an order as the buyer would, to make calls fail (500) or hang, to tamper with what a
-// capture reports, and builders for the webhook events PayPal sends.
-import { randomBytes } from "node:crypto";
+// Orders v2 create / get / capture, the webhook signing certificate, and the verify API the shop
+// no longer calls) on 127.0.0.1, with knobs to approve an order as the buyer would, to make calls
+// fail (500) or hang, to tamper with what a capture reports, and builders for the webhook events
+// PayPal sends, signed as PayPal signs them.
+import { randomBytes, sign } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { crc32 } from "node:zlib";
+import { KIT_CERTIFICATE, KIT_SIGNING_KEY } from "./paypal-signing.ts";
 
 export type KitRequest = {
   method: string;
@@ -63,15 +66,18 @@ export type PayPalKit = {
   hangNext(n: number, match?: Match, options?: { process?: boolean }): void;
   /** The next capture reports these values instead of the true ones (and keeps them). */
   tamperNextCapture(tamper: Tamper): void;
-  /** What verify-webhook-signature answers from now on. */
+  /** "FAILURE": webhook headers carry a signature that does not verify (as a forger's would). */
   verification: "SUCCESS" | "FAILURE";
   /** The link rel of the approve URL in create answers: PayPal's current "payer-action" or the older "approve". */
   approveRel: "payer-action" | "approve";
   /** Token lifetime (seconds) in token answers. */
   tokenLifetime: number;
   webhookEvent(type: "PAYMENT.CAPTURE.COMPLETED" | "PAYMENT.CAPTURE.REFUNDED", order: KitOrder | string, options?: { refundId?: string }): WebhookEvent;
-  /** The transmission headers PayPal signs a webhook with. */
-  webhookHeaders(): Record<string, string>;
+  /**
+   * The transmission headers PayPal sends with a webhook, signed over the body the shop receives
+   * (JSON.stringify(event), or the text itself). `certId` names another certificate URL of the kit.
+   */
+  webhookHeaders(event: unknown, options?: { certId?: string }): Record<string, string>;
   /** Requests to a path (regex on "METHOD /path"). */
   requestsTo(match: RegExp): KitRequest[];
   reset(): void;
@@ -152,6 +158,10 @@ export async function startPayPalKit(): Promise<PayPalKit> {
 
   function handle(req: KitRequest): { status: number; json: unknown } {
     const { method, path, headers } = req;
+    // The signing certificate is public: any "CERT-…" id of the kit serves it.
+    if (method === "GET" && path.startsWith("/v1/notifications/certs/")) {
+      return /^\/v1\/notifications\/certs\/CERT-[A-Za-z0-9-]+$/.test(path) ? { status: 200, json: KIT_CERTIFICATE } : error(404, "RESOURCE_NOT_FOUND");
+    }
     if (method === "POST" && path === "/v1/oauth2/token") {
       const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`;
       if (headers.authorization !== expected) return { status: 401, json: { error: "invalid_client", error_description: "Client Authentication failed" } };
@@ -229,8 +239,9 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       const fail = take(failures, line);
       const answer = fail ? error(500, "INTERNAL_SERVER_ERROR") : handle(entry);
       entry.answered = answer.status;
-      res.writeHead(answer.status, { "content-type": "application/json", "paypal-debug-id": "kit" });
-      res.end(JSON.stringify(answer.json));
+      const pem = typeof answer.json === "string";
+      res.writeHead(answer.status, { "content-type": pem ? "application/x-pem-file" : "application/json", "paypal-debug-id": "kit" });
+      res.end(pem ? answer.json : JSON.stringify(answer.json));
     });
   });
   server.on("connection", (socket) => {
@@ -337,13 +348,22 @@ export async function startPayPalKit(): Promise<PayPalKit> {
         },
       };
     },
-    webhookHeaders: () => ({
-      "paypal-auth-algo": "SHA256withRSA",
-      "paypal-cert-url": `${url}/v1/notifications/certs/CERT-KIT`,
-      "paypal-transmission-id": token("", 8),
-      "paypal-transmission-sig": randomBytes(32).toString("base64"),
-      "paypal-transmission-time": new Date().toISOString(),
-    }),
+    webhookHeaders(event, options = {}) {
+      const body = typeof event === "string" ? event : JSON.stringify(event);
+      const id = `${randomBytes(4).toString("hex")}-${randomBytes(2).toString("hex")}-11e6-${randomBytes(2).toString("hex")}-${randomBytes(6).toString("hex")}`;
+      const time = new Date().toISOString();
+      // PayPal's recipe: "<transmission id>|<time>|<webhook id>|<CRC32 of the body>", SHA256withRSA.
+      // A forger without the key signs something else.
+      const signedFor = kit.verification === "SUCCESS" ? webhookId : "WH-FORGED";
+      const message = `${id}|${time}|${signedFor}|${crc32(Buffer.from(body, "utf8")) >>> 0}`;
+      return {
+        "paypal-auth-algo": "SHA256withRSA",
+        "paypal-cert-url": `${url}/v1/notifications/certs/${options.certId ?? "CERT-KIT"}`,
+        "paypal-transmission-id": id,
+        "paypal-transmission-sig": sign("sha256", Buffer.from(message, "utf8"), KIT_SIGNING_KEY).toString("base64"),
+        "paypal-transmission-time": time,
+      };
+    },
     requestsTo: (match) => requests.filter((r) => match.test(`${r.method} ${r.path}`)),
     reset() {
       failures = [];
