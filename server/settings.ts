@@ -86,6 +86,15 @@ export const SettingsSchema = z
     PAYPAL_WEBHOOK_ID: optionalString,
     PAYPAL_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(8000),
     REFERRAL_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
+    /** Days a referral reward stays pending before the job credits it (decisions §6). */
+    REFERRAL_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+    /** Support contact shown to a suspended user; default support@<PUBLIC_URL host>. */
+    SUPPORT_EMAIL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || /^[^\s@]+@[^\s@]+$/.test(v), "must be an e-mail address"),
     FREEZE_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     FREEZE_COOLDOWN_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
     TOPUP_MIN: z.coerce.number().int().min(1).default(100),
@@ -107,6 +116,7 @@ export const SettingsSchema = z
       ...s,
       PUBLIC_URL: publicUrl,
       PUBLIC_API_URL: s.PUBLIC_API_URL ?? "",
+      SUPPORT_EMAIL: s.SUPPORT_EMAIL ?? `support@${new URL(publicUrl).hostname}`,
       DATABASE_URL: s.DATABASE_URL || `file:${s.DATA_DIR ?? "./.data/pglite"}`,
       isProduction: s.NODE_ENV === "production",
       secureCookies: publicUrl.startsWith("https://"),

@@ -101,9 +101,16 @@ describe("orders", () => {
     const early = await rejection(paypal.captureOrder(id, "cap-1-capture"));
     expect(early.issue).toBe("ORDER_NOT_APPROVED");
     expect(early.status).toBe(422);
-    kit.approve(id);
+    kit.approve(id, { payerId: "PAYERKIT0001" });
     const capture = await paypal.captureOrder(id, "cap-1-capture");
-    expect(capture).toEqual({ orderId: id, status: "COMPLETED", captureId: kit.orders.get(id)!.capture!.id, amount: { value: "7.99", currency: "USD" }, referenceId: "42" });
+    expect(capture).toEqual({
+      orderId: id,
+      status: "COMPLETED",
+      captureId: kit.orders.get(id)!.capture!.id,
+      amount: { value: "7.99", currency: "USD" },
+      referenceId: "42",
+      payerId: "PAYERKIT0001",
+    });
     expect(kit.requestsTo(/capture$/).at(-1)!.requestId).toBe("cap-1-capture");
     const again = await paypal.captureOrder(id, "cap-1-capture");
     expect(again).toEqual(capture);

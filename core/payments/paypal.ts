@@ -41,6 +41,7 @@ export type PayPalOptions = {
 type PayPalOrder = {
   id: string;
   status: string;
+  payer?: { payer_id?: string };
   links?: { href: string; rel: string }[];
   purchase_units?: {
     reference_id?: string;
@@ -179,6 +180,7 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
       captureId: capture?.id,
       amount: capture ? { value: capture.amount.value, currency: capture.amount.currency_code } : undefined,
       referenceId: unit?.reference_id,
+      payerId: typeof order.payer?.payer_id === "string" ? order.payer.payer_id.slice(0, 64) : undefined,
     };
   }
 

@@ -11,6 +11,8 @@ export type ProviderCapture = {
   amount?: { value: string; currency: string };
   /** Our reference_id on the purchase unit: the shop's order id. */
   referenceId?: string;
+  /** The buyer's account at the provider (PayPal payer id), when the provider names it. */
+  payerId?: string;
 };
 
 export type CreateOrderInput = {

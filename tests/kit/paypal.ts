@@ -34,6 +34,10 @@ export type KitOrder = {
   reportedReferenceId?: string;
   capture?: KitCapture;
   refunds: { id: string; amount: { value: string; currency_code: string } }[];
+  /** Chargebacks: PayPal takes the money back from the merchant (PAYMENT.CAPTURE.REVERSED). */
+  reversals: { id: string; amount: { value: string; currency_code: string } }[];
+  /** The buyer's PayPal account, shown in the order once approved. */
+  payerId: string;
 };
 
 /** Which calls a knob applies to: all (default), or those whose "METHOD /path" matches. */
@@ -54,12 +58,14 @@ export type PayPalKit = {
   /** PayPal forgets every token issued so far (they expired early or were revoked): calls get 401. */
   revokeTokens(): void;
   orders: Map<string, KitOrder>;
-  /** The buyer approves the order at PayPal. */
-  approve(orderId: string): void;
+  /** The buyer approves the order at PayPal (with this PayPal account, when given). */
+  approve(orderId: string, options?: { payerId?: string }): void;
   /** PayPal captures the order without the shop asking (its answer to the shop got lost, say). */
   captureAtProvider(orderId: string): KitCapture;
   /** The merchant refunds (part of) a captured order at PayPal; returns the refund id. */
   refund(orderId: string, value?: string): string;
+  /** The buyer's bank takes (part of) a captured payment back (a chargeback); returns its id. */
+  reverse(orderId: string, value?: string): string;
   /** The next n calls matching answer 500. */
   failNext(n: number, match?: Match): void;
   /** The next n calls matching get no answer at all; with process: true the call still takes effect. */
@@ -72,7 +78,11 @@ export type PayPalKit = {
   approveRel: "payer-action" | "approve";
   /** Token lifetime (seconds) in token answers. */
   tokenLifetime: number;
-  webhookEvent(type: "PAYMENT.CAPTURE.COMPLETED" | "PAYMENT.CAPTURE.REFUNDED", order: KitOrder | string, options?: { refundId?: string }): WebhookEvent;
+  webhookEvent(
+    type: "PAYMENT.CAPTURE.COMPLETED" | "PAYMENT.CAPTURE.REFUNDED" | "PAYMENT.CAPTURE.REVERSED" | "CUSTOMER.DISPUTE.CREATED",
+    order: KitOrder | string,
+    options?: { refundId?: string; reversalId?: string },
+  ): WebhookEvent;
   /**
    * The transmission headers PayPal sends with a webhook, signed over the body the shop receives
    * (JSON.stringify(event), or the text itself). `certId` names another certificate URL of the kit.
@@ -123,6 +133,7 @@ export async function startPayPalKit(): Promise<PayPalKit> {
     id: o.id,
     status: o.status,
     intent: "CAPTURE",
+    ...(o.status === "CREATED" ? {} : { payer: { payer_id: o.payerId, email_address: `${o.payerId.toLowerCase()}@buyer.example` } }),
     purchase_units: [
       {
         reference_id: o.capture ? o.reportedReferenceId : o.referenceId,
@@ -186,6 +197,8 @@ export async function startPayPalKit(): Promise<PayPalKit> {
         customId: unit.custom_id,
         amount: { value: unit.amount.value, currency_code: unit.amount.currency_code },
         refunds: [],
+        reversals: [],
+        payerId: token("PAYER", 5),
       };
       orders.set(order.id, order);
       if (req.requestId) byRequestId.set(req.requestId, order.id);
@@ -277,8 +290,9 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       tokens.clear();
     },
     orders,
-    approve(orderId) {
+    approve(orderId, options = {}) {
       const order = orderOf(orderId);
+      if (options.payerId) order.payerId = options.payerId;
       if (order.status === "CREATED") order.status = "APPROVED";
     },
     captureAtProvider(orderId) {
@@ -291,6 +305,13 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       if (!order.capture) throw new Error("kit: refund of an order not captured");
       const id = token("REF", 6);
       order.refunds.push({ id, amount: { value: value ?? order.capture.amount.value, currency_code: order.capture.amount.currency_code } });
+      return id;
+    },
+    reverse(orderId, value) {
+      const order = orderOf(orderId);
+      if (!order.capture) throw new Error("kit: reversal of an order not captured");
+      const id = token("REV", 6);
+      order.reversals.push({ id, amount: { value: value ?? order.capture.amount.value, currency_code: order.capture.amount.currency_code } });
       return id;
     },
     failNext(n, match) {
@@ -330,17 +351,38 @@ export async function startPayPalKit(): Promise<PayPalKit> {
           },
         };
       }
-      const refund = options.refundId ? order.refunds.find((r) => r.id === options.refundId) : order.refunds.at(-1);
-      if (!refund) throw new Error("kit: no refund for the webhook");
+      if (type === "CUSTOMER.DISPUTE.CREATED") {
+        const disputeId = token("PP-D-", 4);
+        return {
+          ...base,
+          resource_type: "dispute",
+          summary: "A new dispute opened with Case # " + disputeId,
+          resource: {
+            dispute_id: disputeId,
+            create_time: base.create_time,
+            reason: "MERCHANDISE_OR_SERVICE_NOT_RECEIVED",
+            status: "OPEN",
+            dispute_amount: capture.amount,
+            disputed_transactions: [{ seller_transaction_id: capture.id, buyer_transaction_id: token("", 6) }],
+            links: [{ href: `${url}/v1/customer/disputes/${disputeId}`, rel: "self", method: "GET" }],
+          },
+        };
+      }
+      // A refund and a reversal both carry a refund resource whose "up" link is the capture.
+      const reversal = type === "PAYMENT.CAPTURE.REVERSED";
+      const list = reversal ? order.reversals : order.refunds;
+      const wanted = reversal ? options.reversalId : options.refundId;
+      const refund = wanted ? list.find((r) => r.id === wanted) : list.at(-1);
+      if (!refund) throw new Error(`kit: no ${reversal ? "reversal" : "refund"} for the webhook`);
       return {
         ...base,
         resource_type: "refund",
-        summary: `A ${refund.amount.value} ${refund.amount.currency_code} capture payment was refunded`,
+        summary: `A ${refund.amount.value} ${refund.amount.currency_code} capture payment was ${reversal ? "reversed" : "refunded"}`,
         resource: {
           id: refund.id,
           status: "COMPLETED",
           amount: refund.amount,
-          custom_id: order.customId,
+          ...(reversal ? { note_to_payer: "Payment reversed" } : { custom_id: order.customId }),
           links: [
             { href: `${url}/v2/payments/refunds/${refund.id}`, rel: "self", method: "GET" },
             { href: `${url}/v2/payments/captures/${capture.id}`, rel: "up", method: "GET" },
