@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { splitLocale } from "../i18n/locales.ts";
 import { carriesCredentials, cookieValue } from "./http/cookies.ts";
 import { pageViewCookies } from "./middleware/visitor.ts";
+import { shoppingAreaResolver } from "./middleware/request-info.ts";
 import { securityHeaderList } from "./middleware/security-headers.ts";
 import type { CachedPage } from "./pages.ts";
 import type { Services } from "./services.ts";
@@ -16,8 +17,8 @@ import type { Services } from "./services.ts";
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function pageCacheFastPath(services: Services, lookup: (pathname: string, area: string) => CachedPage | undefined) {
-  const { settings, catalog, logger } = services;
-  const countryHeader = settings.COUNTRY_HEADER.toLowerCase();
+  const { settings, logger } = services;
+  const shoppingArea = shoppingAreaResolver(services);
   const security = securityHeaderList(settings.secureCookies);
 
   /** The stored page as node:http wants it, made once per cache entry. */
@@ -42,8 +43,7 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     // The first visit to "/" may be redirected to the browser's language: the app decides.
     if (url === "/" && !localeCookie) return false;
     const started = performance.now();
-    const header = req.headers[countryHeader];
-    const page = lookup(url, catalog.areaForCountry(Array.isArray(header) ? header[0] : header));
+    const page = lookup(url, shoppingArea((name) => req.headers[name]));
     if (!page) return false;
     const { body, headers } = raw(page);
     const incomingId = req.headers["x-request-id"];

@@ -1,13 +1,14 @@
 // Background work of the server process: freezes that reached FREEZE_MAX_DAYS end, subscriptions
-// about to expire are announced (notification and mail), old idempotency keys go. Several
-// processes may run it at once: the claims use SKIP LOCKED, so each row is handled once.
+// about to expire are announced (notification and mail), referral rewards whose hold is over are
+// credited, old idempotency keys go. Several processes may run it at once: the claims use SKIP
+// LOCKED, so each row is handled once.
 import { inArray, lt } from "drizzle-orm";
 import { idempotencyKeys, users } from "../db/schema/index.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Services } from "./services.ts";
 
-export async function runJobsOnce(services: Services): Promise<{ unfrozen: number; notified: number }> {
-  const { subscriptions, notifications, mailer, catalog, clock, db } = services;
+export async function runJobsOnce(services: Services): Promise<{ unfrozen: number; notified: number; released: number }> {
+  const { subscriptions, notifications, mailer, catalog, clock, db, referrals } = services;
   const unfrozen = await subscriptions.endLongFreezes();
   for (const { userId, cheatId } of unfrozen) {
     await notifications.create(userId, "freeze_ended", { game: catalog.cheatById(cheatId)?.name ?? String(cheatId) });
@@ -26,8 +27,10 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
       }
     }
   }
+  // Referral rewards held for REFERRAL_HOLD_DAYS (decisions §6).
+  const released = await referrals.releaseDue();
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - 24 * 3600_000)));
-  return { unfrozen: unfrozen.length, notified: expiring.length };
+  return { unfrozen: unfrozen.length, notified: expiring.length, released };
 }
 
 /** Runs the jobs every JOBS_INTERVAL_SECONDS (0: never); returns a stop function. */

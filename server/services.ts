@@ -15,6 +15,7 @@ import { createBackground } from "../core/shared/background.ts";
 import { createLedger } from "../core/ledger/index.ts";
 import { createSubscriptions } from "../core/subscriptions/index.ts";
 import { createReferrals } from "../core/referrals/index.ts";
+import { createSuspensions } from "../core/suspensions/index.ts";
 import { createPayments, createPayPal, createDemoProvider } from "../core/payments/index.ts";
 import { createPurchases } from "../core/purchases/index.ts";
 import { createGifts } from "../core/gifts/index.ts";
@@ -53,6 +54,7 @@ export function createServices(deps: {
     background,
     publicUrl: settings.PUBLIC_URL,
     currency: settings.SHOP_CURRENCY,
+    supportEmail: settings.SUPPORT_EMAIL,
     limits: {
       loginAccount: settings.RATE_LOGIN_ACCOUNT,
       loginIp: settings.RATE_LOGIN_IP,
@@ -64,7 +66,16 @@ export function createServices(deps: {
   const currency = settings.SHOP_CURRENCY;
   const ledger = createLedger({ db, currency });
   const subscriptions = createSubscriptions({ db, clock, freezeMaxDays: settings.FREEZE_MAX_DAYS, freezeCooldownDays: settings.FREEZE_COOLDOWN_DAYS });
-  const referrals = createReferrals({ db, ledger, notifications, clock, percent: settings.REFERRAL_PERCENT, publicUrl: settings.PUBLIC_URL });
+  const referrals = createReferrals({
+    db,
+    ledger,
+    notifications,
+    clock,
+    percent: settings.REFERRAL_PERCENT,
+    holdDays: settings.REFERRAL_HOLD_DAYS,
+    publicUrl: settings.PUBLIC_URL,
+  });
+  const suspensions = createSuspensions({ sessions, clock });
   const provider =
     settings.PAYPAL_CLIENT_ID && settings.PAYPAL_CLIENT_SECRET
       ? createPayPal({
@@ -84,6 +95,7 @@ export function createServices(deps: {
     catalog,
     referrals,
     notifications,
+    suspensions,
     publicUrl: settings.PUBLIC_URL,
     currency,
     topup: { min: settings.TOPUP_MIN, max: settings.TOPUP_MAX },
@@ -107,6 +119,7 @@ export function createServices(deps: {
     ledger,
     subscriptions,
     referrals,
+    suspensions,
     payments,
     /** Present only when the built-in demo provider is in use. */
     demoProvider: provider.name === "demo" ? (provider as ReturnType<typeof createDemoProvider>) : undefined,

@@ -43,6 +43,11 @@ export const SettingsSchema = z
       .optional()
       .transform((v) => v === "1" || v === "true"),
     COUNTRY_HEADER: z.string().trim().min(1).default("CF-IPCountry"),
+    /** The country header is set by our CDN or proxy (read anyway when TRUST_PROXY is on). */
+    COUNTRY_HEADER_TRUSTED: z
+      .enum(["", "0", "1", "true", "false"])
+      .optional()
+      .transform((v) => v === "1" || v === "true"),
     SHOP_CURRENCY: z
       .string()
       .trim()
@@ -85,6 +90,15 @@ export const SettingsSchema = z
     PAYPAL_WEBHOOK_ID: optionalString,
     PAYPAL_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(8000),
     REFERRAL_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
+    /** Days a referral reward stays pending before the job credits it (decisions §6). */
+    REFERRAL_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+    /** Support contact shown to a suspended user; default support@<PUBLIC_URL host>. */
+    SUPPORT_EMAIL: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || /^[^\s@]+@[^\s@]+$/.test(v), "must be an e-mail address"),
     FREEZE_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     FREEZE_COOLDOWN_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
     TOPUP_MIN: z.coerce.number().int().min(1).default(100),
@@ -106,6 +120,7 @@ export const SettingsSchema = z
       ...s,
       PUBLIC_URL: publicUrl,
       PUBLIC_API_URL: s.PUBLIC_API_URL ?? "",
+      SUPPORT_EMAIL: s.SUPPORT_EMAIL ?? `support@${new URL(publicUrl).hostname}`,
       DATABASE_URL: s.DATABASE_URL || `file:${s.DATA_DIR ?? "./.data/pglite"}`,
       isProduction: s.NODE_ENV === "production",
       secureCookies: publicUrl.startsWith("https://"),

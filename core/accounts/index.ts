@@ -19,6 +19,7 @@ import { findUserByLogin } from "./accounts.store.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import type { Recaptcha } from "./recaptcha.ts";
 import type { Background } from "../shared/background.ts";
+import { isSuspended } from "../suspensions/index.ts";
 import { matchTotp, newTotpSecret, otpauthUrl, qrDataUrl } from "./totp.ts";
 import type {
   ChangeEmailSchema,
@@ -56,6 +57,8 @@ export type UserView = {
   pending_email: string | null;
   referral_code: string;
   created_at: string;
+  /** Minor units still owed after a refund took more than the balance held (decisions §6). */
+  owed: number;
 };
 
 export type EmailPreferences = { allow_marketing: boolean; allow_security: boolean };
@@ -83,10 +86,12 @@ export function createAccounts(deps: {
   limits: AccountLimits;
   publicUrl: string;
   currency: string;
+  /** The support contact a suspended user is pointed to (SUPPORT_EMAIL). */
+  supportEmail: string;
   logger: Logger;
   background: Background;
 }) {
-  const { db, clock, sessions, limiter, mailer, notifications, recaptcha, limits, publicUrl, currency, logger, background } = deps;
+  const { db, clock, sessions, limiter, mailer, notifications, recaptcha, limits, publicUrl, currency, supportEmail, logger, background } = deps;
   let dummyHash: Promise<string> | undefined;
 
   function view(user: SessionUser): UserView {
@@ -100,7 +105,13 @@ export function createAccounts(deps: {
       pending_email: user.pendingEmail,
       referral_code: user.referralCode,
       created_at: user.createdAt.toISOString(),
+      owed: user.owed,
     };
+  }
+
+  /** A suspended account gets no session (decisions §7); said only to whoever proved the password. */
+  function refuseSuspended(user: SessionUser) {
+    if (isSuspended(user)) throw new DomainError("account_suspended", "errors.account_suspended", { params: { support: supportEmail } });
   }
 
   async function requireRecaptcha(token: string | undefined, ip: string) {
@@ -239,6 +250,9 @@ export function createAccounts(deps: {
                 referralCode: newReferralCode(),
                 referrerId: referrer?.id ?? null,
                 visitorId: input.t ?? null,
+                signupIp: meta.ip,
+                createdAt: clock.now(),
+                updatedAt: clock.now(),
               })
               .returning();
             const { token } = await sessions.create(user!.id, "full", meta, tx);
@@ -271,6 +285,7 @@ export function createAccounts(deps: {
       // known password would buy unlimited guesses at the second factor.
       if (user.twoFaEnabled) await limiter.release(keys.account);
       else await limiter.reset(keys.account);
+      refuseSuspended(user);
       await db
         .update(users)
         .set({ locale: meta.locale, visitorId: input.t ?? user.visitorId })
@@ -528,8 +543,10 @@ export function createAccounts(deps: {
         .where(and(eq(oneTimeCodes.purpose, "sso_ticket"), eq(oneTimeCodes.codeHash, sha256(ticket)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
         .returning();
       if (!code) throw new DomainError("invalid_code", "errors.invalid_link");
+      const user = await getUser(code.userId);
+      refuseSuspended(user);
       const { token } = await sessions.create(code.userId, "full", meta);
-      return { token, user: await getUser(code.userId) };
+      return { token, user };
     },
   };
 }

@@ -1,6 +1,6 @@
 // Gifts (decisions §3–4): paid from the giver's balance; with a recipient the days go straight to
 // their subscription and both are told; without one a code is made that anyone signed in can
-// redeem once.
+// redeem once, unless a refund of the money that paid for it voided it first (decisions §6).
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { gifts, users } from "../../db/schema/index.ts";
@@ -15,6 +15,7 @@ import type { Background } from "../shared/background.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { randomString } from "../shared/tokens.ts";
+import { isSuspended } from "../suspensions/index.ts";
 
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
@@ -44,6 +45,10 @@ export function createGifts(deps: {
       }
       if (recipient?.id === giverId) {
         throw new DomainError("validation_failed", "errors.validation_failed", { fields: { recipient: "validation.recipient_self" } });
+      }
+      // A suspended account cannot be sent gifts (decisions §7).
+      if (recipient && isSuspended(recipient)) {
+        throw new DomainError("conflict", "errors.recipient_unavailable", { fields: { recipient: "validation.recipient_unavailable" } });
       }
       const [giver] = await db.select().from(users).where(eq(users.id, giverId));
       if (!giver) throw new DomainError("unauthenticated");
@@ -105,7 +110,7 @@ export function createGifts(deps: {
         const [gift] = await tx
           .update(gifts)
           .set({ redeemedBy: userId, redeemedAt: now })
-          .where(and(eq(gifts.code, code), isNull(gifts.redeemedBy)))
+          .where(and(eq(gifts.code, code), isNull(gifts.redeemedBy), isNull(gifts.voidedAt)))
           .returning();
         if (!gift) throw new DomainError("not_found", "errors.gift_not_found", { fields: { code: "validation.gift_code" } });
         await subscriptions.grantDays(tx, userId, gift.cheatId, gift.days);

@@ -1,6 +1,8 @@
 // The ledger: every change of a balance is one transaction row, written in the same database
 // transaction as the change itself. The balance moves by a single guarded UPDATE, so concurrent
 // spends serialise on the user's row and can never overdraw (the CHECK constraint backs it up).
+// The same rows carry what they did to `owed` (decisions §6), so the ledger sums to the balance
+// and to what the user owes.
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { transactions, users, type ProductSnapshot, type TransactionType } from "../../db/schema/index.ts";
@@ -19,6 +21,12 @@ export type Entry = {
   /** Unique: an entry with a reference already booked is refused (a payment applies once). */
   reference?: string;
   status?: "completed" | "reversed";
+  /** Added to the user's `owed` (decisions §6): positive when a refund is left uncovered. */
+  owedChange?: number;
+  /** The payment order this row belongs to. */
+  orderId?: number;
+  /** The row this one undoes. */
+  relatedId?: number;
 };
 
 export type TransactionView = {
@@ -60,38 +68,81 @@ export function toView(row: typeof transactions.$inferSelect): TransactionView {
 export type Ledger = ReturnType<typeof createLedger>;
 
 export function createLedger({ db, currency }: { db: Db; currency: string }) {
+  /**
+   * Moves the balance and books the entry, inside the caller's transaction. Throws
+   * insufficient_balance when a spend would take the balance below zero.
+   */
+  async function post(tx: Tx, entry: Entry, now: Date): Promise<{ balance: number; owed: number; transaction: TransactionView }> {
+    const owedChange = entry.owedChange ?? 0;
+    const [user] = await tx
+      .update(users)
+      .set({ balance: sql`${users.balance} + ${entry.amount}`, owed: sql`${users.owed} + ${owedChange}`, updatedAt: now })
+      .where(and(eq(users.id, entry.userId), sql`${users.balance} + ${entry.amount} >= 0`, sql`${users.owed} + ${owedChange} >= 0`))
+      .returning({ balance: users.balance, owed: users.owed });
+    if (!user) {
+      const exists = await tx.select({ id: users.id }).from(users).where(eq(users.id, entry.userId));
+      throw exists.length ? new DomainError("insufficient_balance") : new DomainError("not_found");
+    }
+    const [row] = await tx
+      .insert(transactions)
+      .values({
+        userId: entry.userId,
+        type: entry.type,
+        amount: entry.amount,
+        paid: entry.paid ?? Math.abs(entry.amount),
+        balanceAfter: user.balance,
+        currency,
+        status: entry.status ?? "completed",
+        source: entry.source,
+        products: entry.products ?? [],
+        reference: entry.reference,
+        owedChange,
+        orderId: entry.orderId,
+        relatedId: entry.relatedId,
+        createdAt: now,
+      })
+      .returning();
+    return { balance: user.balance, owed: user.owed, transaction: toView(row!) };
+  }
+
   return {
+    post,
+
     /**
-     * Moves the balance and books the entry, inside the caller's transaction. Throws
-     * insufficient_balance when a spend would take the balance below zero.
+     * Credits money to the balance (a top-up, a released reward) and, when the user owes, pays that
+     * off first (decisions §6): an `adjustment` row moves min(owed, balance) out of both.
      */
-    async post(tx: Tx, entry: Entry, now: Date): Promise<{ balance: number; transaction: TransactionView }> {
-      const [user] = await tx
-        .update(users)
-        .set({ balance: sql`${users.balance} + ${entry.amount}`, updatedAt: now })
-        .where(and(eq(users.id, entry.userId), sql`${users.balance} + ${entry.amount} >= 0`))
-        .returning({ balance: users.balance });
-      if (!user) {
-        const exists = await tx.select({ id: users.id }).from(users).where(eq(users.id, entry.userId));
-        throw exists.length ? new DomainError("insufficient_balance") : new DomainError("not_found");
-      }
-      const [row] = await tx
-        .insert(transactions)
-        .values({
+    async credit(tx: Tx, entry: Entry, now: Date): Promise<{ balance: number; owed: number; transaction: TransactionView }> {
+      const credited = await post(tx, entry, now);
+      const payOff = Math.min(credited.owed, credited.balance);
+      if (payOff <= 0) return credited;
+      const { balance, owed } = await post(
+        tx,
+        {
           userId: entry.userId,
-          type: entry.type,
-          amount: entry.amount,
-          paid: entry.paid ?? Math.abs(entry.amount),
-          balanceAfter: user.balance,
-          currency,
-          status: entry.status ?? "completed",
-          source: entry.source,
-          products: entry.products ?? [],
-          reference: entry.reference,
-          createdAt: now,
-        })
-        .returning();
-      return { balance: user.balance, transaction: toView(row!) };
+          type: "adjustment",
+          amount: -payOff,
+          paid: payOff,
+          owedChange: -payOff,
+          source: "system",
+          orderId: entry.orderId,
+          reference: entry.reference ? `${entry.reference}:owed` : undefined,
+        },
+        now,
+      );
+      return { balance, owed, transaction: credited.transaction };
+    },
+
+    /**
+     * Takes `amount` back from a user (a refund, a reversed reward): from the balance as far as it
+     * goes, the rest becomes `owed` (decisions §6). One row; the caller holds the user's row lock.
+     */
+    async takeBack(tx: Tx, entry: Omit<Entry, "amount" | "owedChange"> & { amount: number }, now: Date) {
+      const [user] = await tx.select({ balance: users.balance }).from(users).where(eq(users.id, entry.userId)).for("no key update");
+      if (!user) throw new DomainError("not_found");
+      const taken = Math.min(user.balance, entry.amount);
+      const result = await post(tx, { ...entry, amount: -taken, owedChange: entry.amount - taken }, now);
+      return { ...result, taken, owedAdded: entry.amount - taken };
     },
 
     /** Whether an entry with this reference is booked already. */

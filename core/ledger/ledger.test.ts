@@ -83,6 +83,42 @@ describe("post", () => {
   });
 });
 
+describe("owed (decisions §6)", () => {
+  const owedOf = async (userId: number) => (await database.db.select({ owed: users.owed }).from(users).where(eq(users.id, userId)))[0]!.owed;
+
+  it("takeBack takes the balance as far as it goes and books the rest as owed, in one row", async () => {
+    const userId = await newUser();
+    await post({ userId, type: "topup", amount: 300, source: "system" });
+    const result = await database.db.transaction((tx) => ledger.takeBack(tx, { userId, type: "refund", amount: 1000, paid: -1000, source: "paypal" }, new Date()));
+    expect(result).toMatchObject({ balance: 0, owed: 700, taken: 300, owedAdded: 700 });
+    const rows = await database.db.select().from(transactions).where(eq(transactions.userId, userId));
+    expect(rows.map((r) => [r.type, r.amount, r.owedChange, r.balanceAfter])).toEqual([
+      ["topup", 300, 0, 300],
+      ["refund", -300, 700, 0],
+    ]);
+  });
+
+  it("credit pays what is owed off first, as an adjustment; owed never goes below zero", async () => {
+    const userId = await newUser();
+    await database.db.transaction((tx) => ledger.takeBack(tx, { userId, type: "refund", amount: 500, paid: -500, source: "paypal" }, new Date()));
+    const small = await database.db.transaction((tx) => ledger.credit(tx, { userId, type: "topup", amount: 200, source: "paypal", reference: "paypal:capture:OWED-1" }, new Date()));
+    expect(small).toMatchObject({ balance: 0, owed: 300 });
+    const large = await database.db.transaction((tx) => ledger.credit(tx, { userId, type: "topup", amount: 1000, source: "paypal", reference: "paypal:capture:OWED-2" }, new Date()));
+    expect(large).toMatchObject({ balance: 700, owed: 0, transaction: { type: "topup", amount: 1000 } });
+    const rows = await database.db.select().from(transactions).where(eq(transactions.userId, userId));
+    expect(rows.map((r) => [r.type, r.amount, r.owedChange, r.reference])).toEqual([
+      ["refund", 0, 500, null],
+      ["topup", 200, 0, "paypal:capture:OWED-1"],
+      ["adjustment", -200, -200, "paypal:capture:OWED-1:owed"],
+      ["topup", 1000, 0, "paypal:capture:OWED-2"],
+      ["adjustment", -300, -300, "paypal:capture:OWED-2:owed"],
+    ]);
+    expect(await owedOf(userId)).toBe(0);
+    expect(await codeOf(post({ userId, type: "adjustment", amount: 0, owedChange: -1, source: "system" }))).toBe("insufficient_balance");
+    expect(await owedOf(userId)).toBe(0);
+  });
+});
+
 describe("list", () => {
   it("pages newest first by offset and by key, only the user's own rows", async () => {
     const userId = await newUser();

@@ -11,6 +11,7 @@ export type NotificationType =
   | "gift_received"
   | "gift_sent"
   | "referral_reward"
+  | "referral_reversed"
   | "subscription_expiring"
   | "freeze_ended"
   | "payment_completed";

@@ -3,15 +3,16 @@
 // webhook arrive, in any order: the order row is claimed with a guarded UPDATE, and the ledger
 // entry carries the capture id as its unique reference. A capture whose amount, currency or order
 // reference differs from what we created is never applied.
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { paymentOrders, transactions, users } from "../../db/schema/index.ts";
+import { gifts, paymentOrders, transactions, users, type ProductSnapshot } from "../../db/schema/index.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { snapshot, toView, type Ledger, type TransactionView } from "../ledger/index.ts";
 import type { Notifications } from "../notifications/index.ts";
 import type { Referrals } from "../referrals/index.ts";
 import type { Subscriptions, SubscriptionView } from "../subscriptions/index.ts";
+import type { Suspensions } from "../suspensions/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { minorDigits } from "../shared/money.ts";
@@ -39,12 +40,13 @@ export function createPayments(deps: {
   catalog: Catalog;
   referrals: Referrals;
   notifications: Notifications;
+  suspensions: Suspensions;
   publicUrl: string;
   currency: string;
   topup: { min: number; max: number };
   logger: Logger;
 }) {
-  const { db, clock, provider, ledger, subscriptions, catalog, referrals, notifications, publicUrl, currency, topup, logger } = deps;
+  const { db, clock, provider, ledger, subscriptions, catalog, referrals, notifications, suspensions, publicUrl, currency, topup, logger } = deps;
   const digits = minorDigits(currency);
   const captureRef = (captureId: string) => `${provider.name}:capture:${captureId}`;
 
@@ -67,28 +69,44 @@ export function createPayments(deps: {
 
   /**
    * The effect of a payment, booked once (inside the claim of the order). Lock order: the buyer's
-   * row, the referrer's row, then the subscription, as every other writer takes user rows before
-   * subscriptions (a referrer's gift to the buyer would otherwise deadlock with this).
+   * row, then the subscription, as every other writer takes user rows before subscriptions. A
+   * top-up pays off what the buyer owes first (decisions §6); the referrer's reward is only
+   * recorded here, pending (it is credited by the job after the hold).
    */
   async function book(tx: Tx, order: Order, captureId: string): Promise<TransactionView> {
     const now = clock.now();
     const reference = captureRef(captureId);
     let transaction: TransactionView;
-    const product = order.kind === "product" ? catalog.productById(order.productId!) : undefined;
+    const product = order.kind === "product" ? productOf(order) : undefined;
     if (order.kind === "topup") {
-      ({ transaction } = await ledger.post(tx, { userId: order.userId, type: "topup", amount: order.amount, paid: order.amount, source: provider.name, reference }, now));
+      ({ transaction } = await ledger.credit(
+        tx,
+        { userId: order.userId, type: "topup", amount: order.amount, paid: order.amount, source: provider.name, reference, orderId: order.id },
+        now,
+      ));
     } else {
       if (!product) throw new Error(`order ${order.id}: product ${order.productId} is gone`);
       ({ transaction } = await ledger.post(
         tx,
-        { userId: order.userId, type: "purchase", amount: 0, paid: order.amount, source: provider.name, products: [snapshot(product)], reference },
+        { userId: order.userId, type: "purchase", amount: 0, paid: order.amount, source: provider.name, products: [product], reference, orderId: order.id },
         now,
       ));
     }
-    await referrals.rewardPayment(tx, order.userId, order.amount, reference);
+    await referrals.rewardPayment(tx, { buyerId: order.userId, paid: order.amount, reference, orderId: order.id, payerId: order.payerId });
     if (product) await subscriptions.grantDays(tx, order.userId, product.cheat_id, product.params.days);
     await notifications.create(order.userId, "payment_completed", { amount: order.amount, currency: order.currency }, tx);
     return transaction;
+  }
+
+  /**
+   * The product an order sold, as it was sold: the snapshot taken when the order was made (its
+   * area's price, its days), whatever the catalogue says by the time PayPal reports the capture.
+   * Orders made before the snapshot existed fall back to the catalogue.
+   */
+  function productOf(order: Order): ProductSnapshot | undefined {
+    if (order.product) return order.product;
+    const current = order.productId === null ? undefined : catalog.productById(order.productId);
+    return current ? snapshot(current) : undefined;
   }
 
   async function result(order: Order): Promise<CaptureResult> {
@@ -121,7 +139,7 @@ export function createPayments(deps: {
     const claimed = await db.transaction(async (tx) => {
       const [row] = await tx
         .update(paymentOrders)
-        .set({ status: "completed", captureId, updatedAt: clock.now() })
+        .set({ status: "completed", captureId, payerId: capture.payerId ?? null, updatedAt: clock.now() })
         .where(and(eq(paymentOrders.id, order.id), inArray(paymentOrders.status, ["created", "approved"])))
         .returning();
       if (!row) return undefined;
@@ -131,6 +149,109 @@ export function createPayments(deps: {
     if (claimed) return result(claimed);
     const [current] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, order.id));
     return result(current!);
+  }
+
+  type TakeBackStep = { kind: "refund" | "reversal"; order: Order; reference: string; amount: number; refundedBefore: number; now: Date };
+
+  /**
+   * A top-up of T refunded (or reversed) by R, the rules of decisions §6: min(R, balance) comes off
+   * the balance; the rest is covered by undoing what the balance paid for since that top-up, latest
+   * first — a purchase gives back its days in proportion to the part of its price still needed
+   * (never time already used), an unredeemed gift code is voided (its full price counts; what it
+   * covers beyond the need goes back to the balance), a direct gift or a redeemed code stays with
+   * its recipient and its part counts toward `owed` — and what is still uncovered becomes `owed`.
+   * Every step is a ledger row of the event's type, tied to the payment and to the row it undoes.
+   */
+  async function undoTopUp(tx: Tx, { kind, order, reference, amount, now }: TakeBackStep): Promise<void> {
+    const userId = order.userId;
+    const base = { userId, type: kind, source: provider.name, orderId: order.id } as const;
+    const [owner] = await tx.select({ balance: users.balance }).from(users).where(eq(users.id, userId));
+    const taken = Math.min(owner?.balance ?? 0, amount);
+    await ledger.post(tx, { ...base, amount: -taken, paid: -amount, reference }, now);
+    let left = amount - taken;
+    if (left <= 0) return;
+
+    const [topUpRow] = await tx.select({ id: transactions.id }).from(transactions).where(eq(transactions.reference, captureRef(order.captureId!)));
+    const spent = topUpRow
+      ? await tx
+          .select()
+          .from(transactions)
+          .where(
+            and(
+              eq(transactions.userId, userId),
+              gt(transactions.id, topUpRow.id),
+              eq(transactions.source, "balance"),
+              inArray(transactions.type, ["purchase", "gift"]),
+              lt(transactions.amount, 0),
+            ),
+          )
+          .orderBy(desc(transactions.id))
+      : [];
+    const ids = spent.map((row) => row.id);
+    // How much of each was undone by earlier refunds (their rows point at it).
+    const undone = new Map<number, number>();
+    if (ids.length > 0) {
+      const rows = await tx
+        .select({ relatedId: transactions.relatedId, covered: sql<string>`coalesce(sum(-${transactions.paid}), 0)` })
+        .from(transactions)
+        .where(inArray(transactions.relatedId, ids))
+        .groupBy(transactions.relatedId);
+      for (const row of rows) undone.set(row.relatedId!, Number(row.covered));
+    }
+    // Gift codes are locked before any subscription, as a redemption locks them (then its days).
+    const giftIds = spent.filter((row) => row.type === "gift").map((row) => row.id);
+    const codes = giftIds.length > 0 ? await tx.select().from(gifts).where(inArray(gifts.transactionId, giftIds)).for("update") : [];
+    const codeOf = new Map(codes.map((code) => [code.transactionId!, code]));
+
+    for (const item of spent) {
+      if (left <= 0) break;
+      const cost = -item.amount;
+      const coveredBefore = undone.get(item.id) ?? 0;
+      const remaining = cost - coveredBefore;
+      if (remaining <= 0) continue;
+      const product = item.products[0];
+      const step = { ...base, products: item.products, relatedId: item.id, reference: `${reference}:undo:${item.id}` };
+      const code = item.type === "gift" ? codeOf.get(item.id) : undefined;
+      if (item.type === "purchase" && product) {
+        const need = Math.min(left, remaining);
+        const total = product.params.days * 86_400;
+        // Counted on the whole purchase, so partial refunds add up to exactly its days.
+        const wanted = Math.floor((total * (coveredBefore + need)) / cost) - Math.floor((total * coveredBefore) / cost);
+        const removed = await subscriptions.revokeSeconds(tx, userId, product.cheat_id, wanted);
+        const covered = removed >= wanted ? need : Math.floor((cost * removed) / total);
+        if (removed > 0 || covered > 0) await ledger.post(tx, { ...step, amount: 0, paid: -covered }, now);
+        left -= covered;
+      } else if (code && code.redeemedBy === null && code.voidedAt === null) {
+        await tx.update(gifts).set({ voidedAt: now }).where(eq(gifts.id, code.id));
+        const surplus = Math.max(0, remaining - left);
+        await ledger.credit(tx, { ...step, amount: surplus, paid: -remaining }, now);
+        left = Math.max(0, left - remaining);
+      } else {
+        // Days given straight to someone, or a redeemed code: never taken from the recipient.
+        const counted = Math.min(left, remaining);
+        await ledger.post(tx, { ...step, amount: 0, paid: -counted, owedChange: counted }, now);
+        left -= counted;
+      }
+    }
+    if (left > 0) await ledger.post(tx, { ...base, amount: 0, paid: 0, owedChange: left, reference: `${reference}:owed` }, now);
+  }
+
+  /**
+   * A direct purchase refunded by share r (cumulative over partial refunds): r × its days come off
+   * the pass, never time already used; the balance is not touched (decisions §6).
+   */
+  async function undoPurchase(tx: Tx, { kind, order, reference, amount, refundedBefore, now }: TakeBackStep): Promise<void> {
+    const product = productOf(order);
+    if (product && amount > 0) {
+      const total = product.params.days * 86_400;
+      const wanted = Math.round((total * (refundedBefore + amount)) / order.amount) - Math.round((total * refundedBefore) / order.amount);
+      await subscriptions.revokeSeconds(tx, order.userId, product.cheat_id, wanted);
+    }
+    await ledger.post(
+      tx,
+      { userId: order.userId, type: kind, amount: 0, paid: -amount, source: provider.name, reference, orderId: order.id, products: product ? [product] : [] },
+      now,
+    );
   }
 
   async function findOrder(providerOrderId: string, userId?: number): Promise<Order> {
@@ -157,12 +278,14 @@ export function createPayments(deps: {
       let amount: number;
       let description: string;
       let productId: number | null = null;
+      let sold: ProductSnapshot | null = null;
       if (input.productId !== undefined) {
         const product = catalog.productsForArea(input.area).find((p) => p.id === input.productId);
         if (!product) throw new DomainError("not_found", "errors.product_not_found");
         kind = "product";
         amount = product.price;
         productId = product.id;
+        sold = snapshot(product);
         description = product.title;
       } else if (input.amount !== undefined) {
         if (!Number.isInteger(input.amount) || input.amount < topup.min || input.amount > topup.max) {
@@ -178,7 +301,19 @@ export function createPayments(deps: {
       const requestId = input.requestKey ? `u${userId}-${sha256(input.requestKey).slice(0, 40)}` : randomToken(16);
       await db
         .insert(paymentOrders)
-        .values({ userId, provider: provider.name, requestId, kind, productId, amount, currency, createdAt: clock.now(), updatedAt: clock.now() })
+        .values({
+          userId,
+          provider: provider.name,
+          requestId,
+          kind,
+          productId,
+          product: sold,
+          shoppingArea: input.area,
+          amount,
+          currency,
+          createdAt: clock.now(),
+          updatedAt: clock.now(),
+        })
         .onConflictDoNothing({ target: paymentOrders.requestId });
       const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.requestId, requestId));
       if (!order || order.userId !== userId) throw new DomainError("conflict");
@@ -213,7 +348,7 @@ export function createPayments(deps: {
     /** The return page and payment/paypal/capture: capture at the provider, apply once. */
     async capture(userId: number, providerOrderId: string): Promise<CaptureResult> {
       const order = await findOrder(providerOrderId, userId);
-      if (order.status === "completed" || order.status === "refunded") return result(order);
+      if (order.captureId) return result(order); // completed, and maybe refunded or reversed since
       let capture: ProviderCapture;
       try {
         capture = await provider.captureOrder(providerOrderId, `${order.requestId}-capture`);
@@ -228,11 +363,11 @@ export function createPayments(deps: {
       return orderView(await findOrder(providerOrderId, userId));
     },
 
-    /** A PayPal webhook: verified through PayPal, then applied once. */
-    async webhook(headers: Record<string, string | undefined>, event: unknown): Promise<{ applied: boolean }> {
+    /** A PayPal webhook: its signature verified (without calling PayPal), then applied once. */
+    async webhook(headers: Record<string, string | undefined>, rawBody: string, event: unknown): Promise<{ applied: boolean }> {
       let verified = false;
       try {
-        verified = await provider.verifyWebhook(headers, event);
+        verified = await provider.verifyWebhook(headers, rawBody);
       } catch (error) {
         providerFailure(error);
       }
@@ -242,8 +377,23 @@ export function createPayments(deps: {
       if (type === "PAYMENT.CAPTURE.COMPLETED") {
         const related = (resource.supplementary_data as { related_ids?: { order_id?: string } } | undefined)?.related_ids?.order_id;
         if (!related) return { applied: false };
-        const order = await findOrder(related).catch(() => undefined);
+        // Only an order we do not know is acknowledged without effect (PayPal then stops
+        // resending it); any other failure, a database error above all, must answer 5xx so that
+        // PayPal delivers the event again.
+        const order = await findOrder(related).catch((error: unknown) => {
+          if (error instanceof DomainError && error.code === "not_found") return undefined;
+          throw error;
+        });
         if (!order) return { applied: false };
+        // The capture event does not name the payer; the order does (a self-referral signal).
+        let payerId: string | undefined;
+        if (!order.captureId) {
+          try {
+            payerId = (await provider.getOrder(related)).payerId;
+          } catch (error) {
+            providerFailure(error);
+          }
+        }
         const amount = resource.amount as { value?: string; currency_code?: string } | undefined;
         await apply(order, {
           orderId: related,
@@ -251,53 +401,101 @@ export function createPayments(deps: {
           captureId: typeof resource.id === "string" ? resource.id : undefined,
           amount: amount?.value && amount.currency_code ? { value: amount.value, currency: amount.currency_code } : undefined,
           referenceId: typeof resource.custom_id === "string" ? resource.custom_id : undefined,
+          payerId,
         });
         return { applied: true };
       }
-      if (type === "PAYMENT.CAPTURE.REFUNDED") {
+      if (type === "PAYMENT.CAPTURE.REFUNDED" || type === "PAYMENT.CAPTURE.REVERSED") {
+        // Both carry a refund-like resource whose "up" link is the capture.
         const up = (resource.links as { rel?: string; href?: string }[] | undefined)?.find((l) => l.rel === "up")?.href;
         const captureId = up?.split("/").pop();
-        const refundId = typeof resource.id === "string" ? resource.id : undefined;
+        const eventId = typeof resource.id === "string" ? resource.id : undefined;
         const amount = resource.amount as { value?: string; currency_code?: string } | undefined;
-        const refunded = amount?.value ? fromDecimal(amount.value, digits) : undefined;
-        if (!captureId || !refundId || refunded === undefined || amount?.currency_code !== currency) return { applied: false };
-        return { applied: await this.refund(captureId, refundId, refunded) };
+        const minor = amount?.value ? fromDecimal(amount.value, digits) : undefined;
+        if (!captureId || !eventId || minor === undefined || amount?.currency_code !== currency) return { applied: false };
+        const kind = type === "PAYMENT.CAPTURE.REVERSED" ? "reversal" : "refund";
+        const orderRef = typeof resource.custom_id === "string" ? resource.custom_id : undefined;
+        return { applied: await this.takeBack({ kind, captureId, eventId, amount: minor, orderRef }) };
+      }
+      if (type === "CUSTOMER.DISPUTE.CREATED") {
+        const disputeId = typeof resource.dispute_id === "string" ? resource.dispute_id : undefined;
+        const captures = ((resource.disputed_transactions as { seller_transaction_id?: unknown }[] | undefined) ?? [])
+          .map((t) => t.seller_transaction_id)
+          .filter((id): id is string => typeof id === "string" && id.length > 0 && id.length <= 64);
+        if (!disputeId || captures.length === 0) return { applied: false };
+        return { applied: await this.flagDispute(captures, disputeId) };
       }
       return { applied: false };
     },
 
     /**
-     * Reverses a captured payment once (by refund id): a top-up takes the refunded amount back
-     * from the balance (as much as is left: the balance never goes below zero); a product loses
-     * its days. Booked as a `refund` transaction.
+     * A dispute opened at the provider: the payments are flagged for operators (decisions §6); no
+     * money moves until the provider decides (a reversal then arrives as its own event).
      */
-    async refund(captureId: string, refundId: string, refundedMinor: number): Promise<boolean> {
-      const reference = `${provider.name}:refund:${refundId}`;
-      return db.transaction(async (tx) => {
-        const [order] = await tx.select().from(paymentOrders).where(eq(paymentOrders.captureId, captureId)).for("update");
-        if (!order || (await ledger.hasReference(tx, reference))) return false;
-        const amount = Math.min(refundedMinor, order.amount);
+    async flagDispute(captureIds: string[], disputeId: string): Promise<boolean> {
+      const flagged = await db
+        .update(paymentOrders)
+        .set({ disputedAt: clock.now(), disputeId, updatedAt: clock.now() })
+        .where(and(inArray(paymentOrders.captureId, captureIds), eq(paymentOrders.provider, provider.name), isNull(paymentOrders.disputedAt)))
+        .returning({ id: paymentOrders.id, userId: paymentOrders.userId });
+      for (const order of flagged) logger.warn({ orderId: order.id, userId: order.userId, disputeId }, "payment disputed: flagged for operators");
+      return flagged.length > 0;
+    },
+
+    /**
+     * A refund or a reversal (chargeback) of a captured payment, applied once per provider event
+     * whatever the order and concurrency of deliveries (decisions §6): the order's row is locked,
+     * and the event's reference is booked in the same transaction. At most what is left of the
+     * payment is taken. A top-up is taken back from the balance, then from what the balance paid
+     * for since (latest first), and what is still uncovered becomes `owed`; a direct purchase
+     * loses its share of days (never time already used); the referrer's reward follows; a reversal
+     * also suspends the buyer. Returns false for an unknown capture or an event applied before.
+     */
+    async takeBack(input: { kind: "refund" | "reversal"; captureId: string; eventId: string; amount: number; orderRef?: string }): Promise<boolean> {
+      const reference = `${provider.name}:${input.kind}:${input.eventId}`;
+      const applied = await db.transaction(async (tx) => {
+        // NO KEY UPDATE: events of one payment queue here, while ledger rows that name the order
+        // (their foreign key takes KEY SHARE, e.g. the referrer's released reward) do not wait.
+        const [order] = await tx
+          .select()
+          .from(paymentOrders)
+          .where(and(eq(paymentOrders.captureId, input.captureId), eq(paymentOrders.provider, provider.name)))
+          .for("no key update");
+        if (!order) return undefined;
+        if (await ledger.hasReference(tx, reference)) return false;
         const now = clock.now();
-        // The owner's row before the subscription's: the lock order of purchases and gifts (the
-        // other way round a refund and a purchase of the same user deadlock).
-        const [owner] = await tx.select({ balance: users.balance }).from(users).where(eq(users.id, order.userId)).for("no key update");
-        if (order.kind === "topup") {
-          const taken = Math.min(owner?.balance ?? 0, amount);
-          if (taken < amount) logger.warn({ orderId: order.id, amount, taken }, "refund larger than the balance left");
-          await ledger.post(tx, { userId: order.userId, type: "refund", amount: -taken, paid: -amount, source: provider.name, reference }, now);
-        } else {
-          const product = catalog.productById(order.productId!);
-          const days = product ? Math.round((product.params.days * amount) / order.amount) : 0;
-          if (product && days > 0) await subscriptions.revokeDays(tx, order.userId, product.cheat_id, days);
-          await ledger.post(
-            tx,
-            { userId: order.userId, type: "refund", amount: 0, paid: -amount, source: provider.name, reference, products: product ? [snapshot(product)] : [] },
-            now,
-          );
-        }
-        await tx.update(paymentOrders).set({ status: "refunded", updatedAt: now }).where(eq(paymentOrders.id, order.id));
+        const amount = Math.max(0, Math.min(input.amount, order.amount - order.refunded));
+        const refundedTotal = order.refunded + amount;
+        // Lock order of every writer: the buyer's row, the referrer's, gift codes, subscriptions.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, order.userId)).for("no key update");
+        await referrals.reverseForPayment(tx, {
+          paymentReference: captureRef(order.captureId!),
+          paymentAmount: order.amount,
+          refundedTotal,
+          eventReference: reference,
+          orderId: order.id,
+        });
+        const step = { kind: input.kind, order, reference, amount, refundedBefore: order.refunded, now };
+        if (order.kind === "topup") await undoTopUp(tx, step);
+        else await undoPurchase(tx, step);
+        const status = input.kind === "reversal" || order.status === "reversed" ? "reversed" : refundedTotal >= order.amount ? "refunded" : "partially_refunded";
+        await tx.update(paymentOrders).set({ status, refunded: refundedTotal, updatedAt: now }).where(eq(paymentOrders.id, order.id));
+        if (input.kind === "reversal") await suspensions.suspend(tx, order.userId, "chargeback");
         return true;
       });
+      if (applied !== undefined) return applied;
+      // An unknown capture. When the event names (custom_id) an order of ours whose capture is not
+      // booked yet — the capture's own webhook failed and waits for PayPal's retry — the refund
+      // must wait too: 409, so PayPal resends it after the capture is booked. Otherwise it is not
+      // ours: acknowledged.
+      if (input.orderRef && /^\d{1,10}$/.test(input.orderRef) && Number(input.orderRef) <= 2_147_483_647) {
+        const [pending] = await db
+          .select({ id: paymentOrders.id })
+          .from(paymentOrders)
+          .where(and(eq(paymentOrders.id, Number(input.orderRef)), eq(paymentOrders.provider, provider.name), isNull(paymentOrders.captureId)));
+        if (pending) throw new DomainError("conflict", "errors.payment_pending");
+      }
+      return false;
     },
   };
 }

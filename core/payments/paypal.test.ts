@@ -1,5 +1,7 @@
 // The PayPal REST client against the loopback PayPal: OAuth token caching and renewal, orders with
-// PayPal-Request-Id, captures (twice, unapproved), webhook verification, errors and timeouts.
+// PayPal-Request-Id, captures (twice, unapproved), webhook signatures, errors and timeouts.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startPayPalKit, type PayPalKit } from "../../tests/kit/paypal.ts";
 import { createPayPal } from "./paypal.ts";
@@ -99,9 +101,16 @@ describe("orders", () => {
     const early = await rejection(paypal.captureOrder(id, "cap-1-capture"));
     expect(early.issue).toBe("ORDER_NOT_APPROVED");
     expect(early.status).toBe(422);
-    kit.approve(id);
+    kit.approve(id, { payerId: "PAYERKIT0001" });
     const capture = await paypal.captureOrder(id, "cap-1-capture");
-    expect(capture).toEqual({ orderId: id, status: "COMPLETED", captureId: kit.orders.get(id)!.capture!.id, amount: { value: "7.99", currency: "USD" }, referenceId: "42" });
+    expect(capture).toEqual({
+      orderId: id,
+      status: "COMPLETED",
+      captureId: kit.orders.get(id)!.capture!.id,
+      amount: { value: "7.99", currency: "USD" },
+      referenceId: "42",
+      payerId: "PAYERKIT0001",
+    });
     expect(kit.requestsTo(/capture$/).at(-1)!.requestId).toBe("cap-1-capture");
     const again = await paypal.captureOrder(id, "cap-1-capture");
     expect(again).toEqual(capture);
@@ -134,38 +143,88 @@ describe("orders", () => {
   });
 });
 
-describe("webhook verification", () => {
-  const headers = () => kit.webhookHeaders();
-  const event = { id: "WH-1", event_type: "PAYMENT.CAPTURE.COMPLETED", resource: {} };
+describe("webhook signatures, checked here (issue 7, point 13)", () => {
+  const body = JSON.stringify({ id: "WH-1", event_type: "PAYMENT.CAPTURE.COMPLETED", resource: { id: "CAP-1" } });
+  const certCalls = () => kit.requestsTo(/^GET \/v1\/notifications\/certs\//).length;
+  const apiCalls = () => kit.requests.filter((r) => !r.path.startsWith("/v1/notifications/certs/")).length;
 
-  it("asks PayPal with our webhook id and the transmission headers", async () => {
-    const h = headers();
-    expect(await paypal.verifyWebhook(h, event)).toBe(true);
-    expect(kit.requestsTo(/verify-webhook-signature/).at(-1)!.body).toEqual({
-      auth_algo: h["paypal-auth-algo"],
-      cert_url: h["paypal-cert-url"],
-      transmission_id: h["paypal-transmission-id"],
-      transmission_sig: h["paypal-transmission-sig"],
-      transmission_time: h["paypal-transmission-time"],
-      webhook_id: kit.webhookId,
-      webhook_event: event,
-    });
+  it("accepts PayPal's signature over the raw body with the certificate fetched once, and never calls PayPal's API", async () => {
+    const api = apiCalls();
+    const certs = certCalls();
+    expect(await paypal.verifyWebhook(kit.webhookHeaders(body), body)).toBe(true);
+    expect(await paypal.verifyWebhook(kit.webhookHeaders(body), body)).toBe(true);
+    expect(certCalls()).toBe(certs + 1);
+    expect(apiCalls()).toBe(api);
+    expect(kit.requestsTo(/verify-webhook-signature/)).toHaveLength(0);
+  });
+
+  it("refuses a forged signature, another body, or another webhook id", async () => {
+    const headers = kit.webhookHeaders(body);
+    expect(await paypal.verifyWebhook(headers, body.replace("CAP-1", "CAP-2"))).toBe(false);
+    expect(await paypal.verifyWebhook(headers, `${body} `)).toBe(false);
+    const other = createPayPal({ clientId: kit.clientId, clientSecret: kit.clientSecret, apiBase: kit.url, webhookId: "WH-OTHER", timeoutMs: 1000 });
+    expect(await other.verifyWebhook(headers, body)).toBe(false);
     kit.verification = "FAILURE";
-    expect(await paypal.verifyWebhook(headers(), event)).toBe(false);
+    expect(await paypal.verifyWebhook(kit.webhookHeaders(body), body)).toBe(false);
+    expect(await paypal.verifyWebhook({ ...headers, "paypal-transmission-sig": Buffer.alloc(256, 7).toString("base64") }, body)).toBe(false);
   });
 
-  it("is refused without a call when the headers or the webhook id are missing", async () => {
-    const calls = kit.requestsTo(/verify-webhook-signature/).length;
-    const h: Record<string, string | undefined> = headers();
-    delete h["paypal-transmission-sig"];
-    expect(await paypal.verifyWebhook(h, event)).toBe(false);
-    const noId = createPayPal({ clientId: kit.clientId, clientSecret: kit.clientSecret, apiBase: kit.url, timeoutMs: 2000 });
-    expect(await noId.verifyWebhook(headers(), event)).toBe(false);
-    expect(kit.requestsTo(/verify-webhook-signature/).length).toBe(calls);
+  it("refuses without any call: missing or malformed headers, no webhook id, a certificate URL off PayPal's hosts", async () => {
+    const stranger = createServer((_req, res) => res.end("-----BEGIN CERTIFICATE-----"));
+    await new Promise<void>((resolve) => stranger.listen(0, "127.0.0.1", resolve));
+    let strangerCalls = 0;
+    stranger.on("request", () => strangerCalls++);
+    const strangerUrl = `http://127.0.0.1:${(stranger.address() as AddressInfo).port}`;
+    try {
+      const before = kit.requests.length;
+      const good = kit.webhookHeaders(body);
+      const variants: Record<string, string | undefined>[] = [
+        { ...good, "paypal-transmission-sig": undefined },
+        { ...good, "paypal-auth-algo": "SHA1withRSA" },
+        { ...good, "paypal-transmission-time": "yesterday" },
+        { ...good, "paypal-transmission-id": "x".repeat(200) },
+        { ...good, "paypal-transmission-sig": "not base64 !" },
+        { ...good, "paypal-cert-url": `${strangerUrl}/v1/notifications/certs/CERT-KIT` },
+        { ...good, "paypal-cert-url": "http://api.paypal.com/v1/notifications/certs/CERT-1" },
+        { ...good, "paypal-cert-url": "https://api.paypal.com.evil.test/v1/notifications/certs/CERT-1" },
+        { ...good, "paypal-cert-url": "https://api.paypal.com:8443/v1/notifications/certs/CERT-1" },
+        { ...good, "paypal-cert-url": "https://user@api.paypal.com/v1/notifications/certs/CERT-1" },
+        { ...good, "paypal-cert-url": `${kit.url}/v1/oauth2/token` },
+        { ...good, "paypal-cert-url": `${kit.url}/v1/notifications/certs/CERT-KIT?x=1` },
+        { ...good, "paypal-cert-url": "not a url" },
+      ];
+      for (const headers of variants) expect(await paypal.verifyWebhook(headers, body), JSON.stringify(headers)).toBe(false);
+      const noId = createPayPal({ clientId: kit.clientId, clientSecret: kit.clientSecret, apiBase: kit.url, timeoutMs: 1000 });
+      expect(await noId.verifyWebhook(good, body)).toBe(false);
+      expect(kit.requests.length).toBe(before);
+      expect(strangerCalls).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => stranger.close(() => resolve()));
+    }
   });
 
-  it("a PayPal failure is an error, not a verdict", async () => {
-    kit.failNext(1, /verify-webhook-signature/);
-    expect((await rejection(paypal.verifyWebhook(headers(), event))).status).toBe(500);
+  it("a certificate PayPal fails to serve is an error, not a verdict, and is fetched again; one that is not there stays refused", async () => {
+    kit.failNext(1, /CERT-KIT-FLAKY/);
+    const flaky = kit.webhookHeaders(body, { certId: "CERT-KIT-FLAKY" });
+    expect((await rejection(paypal.verifyWebhook(flaky, body))).status).toBe(500);
+    expect(await paypal.verifyWebhook(flaky, body)).toBe(true);
+    const missing = { ...kit.webhookHeaders(body), "paypal-cert-url": `${kit.url}/v1/notifications/certs/NOPE-1` };
+    expect((await rejection(paypal.verifyWebhook(missing, body))).status).toBe(404);
+    await rejection(paypal.verifyWebhook(missing, body));
+    expect(kit.requestsTo(/NOPE-1$/)).toHaveLength(1);
+  });
+
+  it("fetches at most five new certificates in ten minutes, however many events name new ones", async () => {
+    const before = certCalls();
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => paypal.verifyWebhook(kit.webhookHeaders(body, { certId: `CERT-FLOOD-${i % 20}` }), body)),
+    );
+    expect(certCalls() - before).toBe(5);
+    expect(results.filter((r) => r.status === "rejected").length).toBeGreaterThan(0);
+    // Known certificates still verify meanwhile.
+    expect(await paypal.verifyWebhook(kit.webhookHeaders(body, { certId: "CERT-FLOOD-0" }), body)).toBe(true);
+    time += 10 * 60_000 + 1;
+    expect(await paypal.verifyWebhook(kit.webhookHeaders(body, { certId: "CERT-FLOOD-19" }), body)).toBe(true);
+    expect(certCalls() - before).toBe(6);
   });
 });

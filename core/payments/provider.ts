@@ -11,6 +11,8 @@ export type ProviderCapture = {
   amount?: { value: string; currency: string };
   /** Our reference_id on the purchase unit: the shop's order id. */
   referenceId?: string;
+  /** The buyer's account at the provider (PayPal payer id), when the provider names it. */
+  payerId?: string;
 };
 
 export type CreateOrderInput = {
@@ -28,7 +30,8 @@ export type PaymentProvider = {
   /** Captures an approved order; an order captured before answers with that capture. */
   captureOrder(orderId: string, requestId: string): Promise<ProviderCapture>;
   getOrder(orderId: string): Promise<ProviderCapture>;
-  verifyWebhook(headers: Record<string, string | undefined>, event: unknown): Promise<boolean>;
+  /** Whether the webhook's raw body carries the provider's valid signature (throws when it cannot tell now). */
+  verifyWebhook(headers: Record<string, string | undefined>, rawBody: string): Promise<boolean>;
 };
 
 /** The provider failed or did not answer in time: the buyer may retry. */

@@ -21,7 +21,8 @@ export type ErrorCode =
   | "username_taken"
   | "recaptcha_failed"
   | "two_fa_required"
-  | "payment_failed";
+  | "payment_failed"
+  | "account_suspended";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400,
@@ -44,6 +45,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   recaptcha_failed: 400,
   two_fa_required: 403,
   payment_failed: 502,
+  account_suspended: 403,
 };
 
 /**

@@ -36,6 +36,14 @@ export type SubscriptionView = {
 
 export type Subscriptions = ReturnType<typeof createSubscriptions>;
 
+/**
+ * Whether a pass lets its owner play (decisions §4, §8): it is active and the account is not
+ * suspended. (The game's own status joins this rule with the delivery work.)
+ */
+export function isEntitled(subscription: Pick<SubscriptionView, "state">, account: { suspendedAt: Date | null }): boolean {
+  return subscription.state === "active" && account.suspendedAt === null;
+}
+
 export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays: number; freezeCooldownDays: number }) {
   const { db, clock, freezeMaxDays, freezeCooldownDays } = deps;
 
@@ -131,14 +139,16 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
     },
 
     /**
-     * Removes up to `days` of time (a refunded purchase), never below "now"; inside the caller's
-     * transaction. Returns the seconds actually removed.
+     * Removes up to `seconds` of time (a refunded purchase, decisions §6): from `expires_at`, or
+     * from `frozen_length` when frozen, never time already used (nothing goes below "now"); inside
+     * the caller's transaction. Returns the seconds actually removed.
      */
-    async revokeDays(tx: Tx, userId: number, cheatId: number, days: number): Promise<number> {
+    async revokeSeconds(tx: Tx, userId: number, cheatId: number, seconds: number): Promise<number> {
+      if (!Number.isInteger(seconds) || seconds <= 0) return 0;
       const row = await lockRow(tx, userId, cheatId);
       if (!row) return 0;
       const now = clock.now();
-      const wanted = days * 86_400;
+      const wanted = seconds;
       if (row.frozenLength > 0) {
         const removed = Math.min(wanted, row.frozenLength);
         const left = row.frozenLength - removed;

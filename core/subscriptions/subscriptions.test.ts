@@ -6,7 +6,7 @@ import { openDatabase, type Database } from "../../db/client.ts";
 import { users } from "../../db/schema/index.ts";
 import { seedCatalog } from "../../db/seed.ts";
 import { manualClock } from "../shared/clock.ts";
-import { createSubscriptions, type Subscriptions } from "./index.ts";
+import { createSubscriptions, isEntitled, type Subscriptions } from "./index.ts";
 
 const DAY = 86_400_000;
 const clock = manualClock(new Date("2026-05-01T00:00:00.000Z"));
@@ -30,7 +30,7 @@ async function newUser(): Promise<number> {
 }
 
 const grant = (userId: number, days: number, cheatId = 1) => database.db.transaction((tx) => subs.grantDays(tx, userId, cheatId, days));
-const revoke = (userId: number, days: number, cheatId = 1) => database.db.transaction((tx) => subs.revokeDays(tx, userId, cheatId, days));
+const revoke = (userId: number, days: number, cheatId = 1) => database.db.transaction((tx) => subs.revokeSeconds(tx, userId, cheatId, days * 86_400));
 const one = async (userId: number, cheatId = 1) => (await subs.list(userId)).find((s) => s.cheat_id === cheatId)!;
 const now = () => clock.now().getTime();
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -62,8 +62,8 @@ describe("grantDays", () => {
   });
 });
 
-describe("revokeDays", () => {
-  it("takes days off the end, never before now; from a freeze, never below nothing", async () => {
+describe("revokeSeconds", () => {
+  it("takes time off the end, never before now; from a freeze, never below nothing", async () => {
     const userId = await newUser();
     await grant(userId, 10);
     expect(await revoke(userId, 3)).toBe(3 * 86_400);
@@ -79,6 +79,19 @@ describe("revokeDays", () => {
     expect(await one(frozenUser)).toMatchObject({ state: "frozen", frozen_length: 6 * 86_400 });
     expect(await revoke(frozenUser, 10)).toBe(6 * 86_400);
     expect(await one(frozenUser)).toMatchObject({ state: "expired", frozen_length: 0, frozen_at: null });
+  });
+});
+
+describe("isEntitled", () => {
+  it("is an active pass of an account that is not suspended", async () => {
+    const userId = await newUser();
+    await grant(userId, 3);
+    const active = await one(userId);
+    expect(isEntitled(active, { suspendedAt: null })).toBe(true);
+    expect(isEntitled(active, { suspendedAt: new Date() })).toBe(false);
+    await subs.freeze(userId, 1);
+    expect(isEntitled(await one(userId), { suspendedAt: null })).toBe(false);
+    expect(isEntitled({ state: "expired" }, { suspendedAt: null })).toBe(false);
   });
 });
 

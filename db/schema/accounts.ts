@@ -38,6 +38,16 @@ export const users = pgTable(
     allowMarketing: boolean("allow_marketing").notNull().default(true),
     allowSecurity: boolean("allow_security").notNull().default(true),
     visitorId: text("visitor_id"),
+    /** The client address the account was registered from (a self-referral signal, decisions §6). */
+    signupIp: text("signup_ip"),
+    /**
+     * Minor units the user still owes after a refund or reversal took more than the balance held
+     * (decisions §6); later top-ups and released rewards pay it off first.
+     */
+    owed: bigint("owed", { mode: "number" }).notNull().default(0),
+    /** Set when the account is suspended (a reversal, or an operator): no sign-in, no sessions, not entitled (decisions §7). */
+    suspendedAt: timestamp("suspended_at", { withTimezone: true }),
+    suspendedReason: text("suspended_reason"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -45,6 +55,8 @@ export const users = pgTable(
     uniqueIndex("users_email_lower").on(lower(t.email)),
     uniqueIndex("users_username_lower").on(lower(t.username)),
     check("users_balance_non_negative", sql`${t.balance} >= 0`),
+    check("users_owed_non_negative", sql`${t.owed} >= 0`),
+    check("users_suspension_reason", sql`(${t.suspendedAt} is null) = (${t.suspendedReason} is null)`),
     check("users_not_own_referrer", sql`${t.referrerId} is null or ${t.referrerId} <> ${t.id}`),
     check("users_email_length", sql`char_length(${t.email}) between 3 and 254`),
     index("users_referrer").on(t.referrerId),

@@ -14,6 +14,7 @@ import {
   text,
   timestamp,
   unique,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 import { users } from "./accounts.ts";
 import { cheats, products } from "./catalog.ts";
@@ -47,7 +48,7 @@ export const subscriptions = pgTable(
   ],
 );
 
-export const TRANSACTION_TYPES = ["topup", "purchase", "gift", "referral_reward", "refund"] as const;
+export const TRANSACTION_TYPES = ["topup", "purchase", "gift", "referral_reward", "refund", "reversal", "adjustment"] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 export type ProductSnapshot = {
@@ -80,14 +81,22 @@ export const transactions = pgTable(
     products: jsonb("products").$type<ProductSnapshot[]>().notNull().default([]),
     /** Unique external reference (e.g. "paypal:capture:ID"), so a payment is applied once. */
     reference: text("reference").unique(),
+    /** What this row did to the user's `owed` (decisions §6): + a refund left uncovered, − paid off. */
+    owedChange: bigint("owed_change", { mode: "number" }).notNull().default(0),
+    /** The payment this row belongs to (its capture, refund or reversal). */
+    orderId: integer("order_id").references((): AnyPgColumn => paymentOrders.id),
+    /** The row this one undoes (a purchase whose days a refund took back, a voided gift code). */
+    relatedId: bigint("related_id", { mode: "number" }).references((): AnyPgColumn => transactions.id),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check("transactions_type", sql`${t.type} in ('topup', 'purchase', 'gift', 'referral_reward', 'refund')`),
+    check("transactions_type", sql`${t.type} in ('topup', 'purchase', 'gift', 'referral_reward', 'refund', 'reversal', 'adjustment')`),
     check("transactions_status", sql`${t.status} in ('completed', 'reversed')`),
     check("transactions_source", sql`${t.source} in ('balance', 'paypal', 'demo', 'system')`),
     check("transactions_balance_after", sql`${t.balanceAfter} >= 0`),
     index("transactions_user_id_desc").on(t.userId, t.id.desc()),
+    index("transactions_related").on(t.relatedId),
+    index("transactions_order").on(t.orderId),
   ],
 );
 
@@ -104,10 +113,21 @@ export const paymentOrders = pgTable(
     providerOrderId: text("provider_order_id").unique(),
     kind: text("kind").notNull(),
     productId: integer("product_id").references(() => products.id),
+    /** The buyer's shopping area when the order was made: its price is the one charged. */
+    shoppingArea: text("shopping_area").notNull().default("global"),
+    /** The product as sold (days, price, title) when the order was made: what a capture books. */
+    product: jsonb("product").$type<ProductSnapshot>(),
     amount: bigint("amount", { mode: "number" }).notNull(),
     currency: char("currency", { length: 3 }).notNull(),
     status: text("status").notNull().default("created"),
     captureId: text("capture_id").unique(),
+    /** The provider's payer account (PayPal payer id), from the capture: a self-referral signal. */
+    payerId: text("payer_id"),
+    /** Minor units refunded or reversed so far (never more than `amount`). */
+    refunded: bigint("refunded", { mode: "number" }).notNull().default(0),
+    /** A dispute was opened at the provider: flagged for operators (decisions §6). */
+    disputedAt: timestamp("disputed_at", { withTimezone: true }),
+    disputeId: text("dispute_id"),
     approveUrl: text("approve_url"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -116,8 +136,10 @@ export const paymentOrders = pgTable(
     check("payment_orders_kind", sql`${t.kind} in ('topup', 'product')`),
     check("payment_orders_amount", sql`${t.amount} > 0`),
     check("payment_orders_product", sql`(${t.kind} = 'product') = (${t.productId} is not null)`),
-    check("payment_orders_status", sql`${t.status} in ('created', 'approved', 'completed', 'refunded', 'failed')`),
+    check("payment_orders_status", sql`${t.status} in ('created', 'approved', 'completed', 'partially_refunded', 'refunded', 'reversed', 'failed')`),
+    check("payment_orders_refunded", sql`${t.refunded} >= 0 and ${t.refunded} <= ${t.amount}`),
     index("payment_orders_user").on(t.userId),
+    index("payment_orders_payer").on(t.payerId),
   ],
 );
 
@@ -139,12 +161,56 @@ export const gifts = pgTable(
     recipientId: integer("recipient_id").references(() => users.id, { onDelete: "set null" }),
     redeemedBy: integer("redeemed_by").references(() => users.id, { onDelete: "set null" }),
     redeemedAt: timestamp("redeemed_at", { withTimezone: true }),
+    /** An unredeemed code taken back by a refund of the money that paid for it (decisions §6). */
+    voidedAt: timestamp("voided_at", { withTimezone: true }),
     transactionId: bigint("transaction_id", { mode: "number" }).references(() => transactions.id),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check("gifts_days_positive", sql`${t.days} > 0`),
     check("gifts_redeemed_consistent", sql`(${t.redeemedBy} is null) = (${t.redeemedAt} is null)`),
+    check("gifts_voided_unredeemed", sql`${t.voidedAt} is null or ${t.redeemedBy} is null`),
+    index("gifts_transaction").on(t.transactionId),
+  ],
+);
+
+export const REFERRAL_REWARD_STATUSES = ["pending", "released", "cancelled", "refused"] as const;
+
+/**
+ * Referral rewards (decisions §6): one per payment of a referred user, pending for
+ * REFERRAL_HOLD_DAYS, then released by a job as a `referral_reward` ledger row; cancelled by a refund
+ * or reversal inside the hold; `refused` (with the reason) when buyer and referrer look like one
+ * person. `reversed` is how much of `amount` refunds took back (from the pending reward or, once
+ * released, from the referrer's balance, then `owed`).
+ */
+export const referralRewards = pgTable(
+  "referral_rewards",
+  {
+    id: serial("id").primaryKey(),
+    referrerId: integer("referrer_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    buyerId: integer("buyer_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    orderId: integer("order_id").references(() => paymentOrders.id),
+    /** The payment's ledger reference: one reward per payment. */
+    paymentReference: text("payment_reference").notNull().unique(),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    reversed: bigint("reversed", { mode: "number" }).notNull().default(0),
+    status: text("status").$type<(typeof REFERRAL_REWARD_STATUSES)[number]>().notNull(),
+    /** Why a reward was refused: same_visitor, same_payer, same_signup_address. */
+    reason: text("reason"),
+    releaseAt: timestamp("release_at", { withTimezone: true }).notNull(),
+    releasedAt: timestamp("released_at", { withTimezone: true }),
+    transactionId: bigint("transaction_id", { mode: "number" }).references(() => transactions.id),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("referral_rewards_status", sql`${t.status} in ('pending', 'released', 'cancelled', 'refused')`),
+    check("referral_rewards_amounts", sql`${t.amount} > 0 and ${t.reversed} >= 0 and ${t.reversed} <= ${t.amount}`),
+    index("referral_rewards_due").on(t.status, t.releaseAt),
+    index("referral_rewards_referrer").on(t.referrerId),
   ],
 );
 

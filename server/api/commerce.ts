@@ -109,7 +109,7 @@ export function commerceRoutes() {
     } catch {
       throw new DomainError("invalid_json");
     }
-    await services(c).payments.webhook(c.req.header(), event);
+    await services(c).payments.webhook(c.req.header(), text, event);
     return ok(c);
   });
 

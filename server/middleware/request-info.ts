@@ -5,6 +5,7 @@ import type { MiddlewareHandler } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { isbot } from "isbot";
 import { DEFAULT_LOCALE, negotiateLocale, splitLocale } from "../../i18n/locales.ts";
+import { GLOBAL_AREA } from "../../core/catalog/index.ts";
 import { isApiPath } from "../api/paths.ts";
 import type { HonoEnv } from "../context.ts";
 import type { Services } from "../services.ts";
@@ -21,9 +22,28 @@ export function pagePath(path: string): string {
   return page === "/_root" ? "/" : page;
 }
 
+/**
+ * The one rule for the shopping area of a request (decisions §4), used by this middleware and by
+ * the page-cache fast path. The country header (CF-IPCountry by default) is written by the CDN or
+ * proxy in front of the shop; a client reaching the shop without one could send it too and pick the
+ * cheapest regional prices. So it is read only when a setting says such a proxy is there
+ * (TRUST_PROXY, or COUNTRY_HEADER_TRUSTED when only the header is trusted); otherwise every request
+ * is in the global area. `read` gets the header name in lower case.
+ */
+export function shoppingAreaResolver(services: Pick<Services, "settings" | "catalog">) {
+  const { settings, catalog } = services;
+  const name = settings.COUNTRY_HEADER.toLowerCase();
+  const trusted = settings.TRUST_PROXY || settings.COUNTRY_HEADER_TRUSTED;
+  return (read: (lowerCaseName: string) => string | string[] | undefined): string => {
+    if (!trusted) return GLOBAL_AREA;
+    const value = read(name);
+    return catalog.areaForCountry(Array.isArray(value) ? value[0] : value);
+  };
+}
+
 export function requestInfo(services: Services): MiddlewareHandler<HonoEnv> {
-  const { settings, catalog, catalogs, logger } = services;
-  const countryHeader = settings.COUNTRY_HEADER;
+  const { settings, catalogs, logger } = services;
+  const shoppingArea = shoppingAreaResolver(services);
   return async (c, next) => {
     const started = performance.now();
     const incoming = c.req.header("x-request-id");
@@ -39,7 +59,7 @@ export function requestInfo(services: Services): MiddlewareHandler<HonoEnv> {
       requestId,
       locale,
       path,
-      shoppingArea: catalog.areaForCountry(c.req.header(countryHeader)),
+      shoppingArea: shoppingArea((name) => c.req.header(name)),
       clientIp: clientIp(c, settings.TRUST_PROXY),
       isBot: isbot(c.req.header("user-agent") ?? ""),
       t: catalogs.t(locale),

@@ -3,9 +3,11 @@
 // freezes or unfreezes of one subscription act once; payments, referral rewards and refunds meet
 // purchases and gifts without a deadlock. (On PGlite the same requests run serialised.)
 import { describe, expect, it } from "vitest";
+import { runJobsOnce } from "../../server/jobs.ts";
 import {
   balanceOf,
   expectConsistentLedger,
+  owedOf,
   register,
   rowsOf,
   subscriptionOf,
@@ -16,9 +18,10 @@ import {
   type User,
 } from "./commerce-kit.ts";
 
-// No PayPal timeouts are tested here: a generous one keeps a busy machine from failing a webhook's
-// verification call while twenty requests share the event loop.
-const shop = useCommerceShop({ paypal: true, env: { PAYPAL_TIMEOUT_MS: "8000" } });
+// No PayPal timeouts are tested here: a generous one keeps a busy machine from failing a call
+// (a capture, a webhook's certificate) while twenty requests share the event loop.
+// Referral rewards are released by the first job run (no hold), so the job meets refunds and gifts.
+const shop = useCommerceShop({ paypal: true, env: { PAYPAL_TIMEOUT_MS: "8000", REFERRAL_HOLD_DAYS: "0" } });
 
 const DAY_MS = 86_400_000;
 
@@ -170,7 +173,7 @@ describe("payments alongside spending", () => {
     return ids;
   }
 
-  it("a referred buyer's captures in parallel with the referrer's gifts to them: all succeed, each once", async () => {
+  it("a referred buyer's captures, refunds and the reward job in parallel with the referrer's gifts to them: all succeed, each once", async () => {
     const referrer = await register(shop, { tag: "ref", balance: 20 * 199 });
     const code = (await shop.call("GET", "/v2/web/user/referral", { token: referrer.token })).body.referral.code as string;
     const buyer = await register(shop, { referrer: code });
@@ -181,12 +184,35 @@ describe("payments alongside spending", () => {
       ...orders.map(() => shop.call("POST", "/v2/web/user/gift", { token: referrer.token, json: { product_id: 1, recipient: buyer.email } })),
     ]);
     for (const reply of replies) expect(reply.status, reply.text).toBe(200);
-    // 12 gifts paid, 12 rewards of 10 % of 199 (19) earned.
-    expect(await expectConsistentLedger(shop, referrer.id)).toBe(20 * 199 - 12 * 199 + 12 * 19);
+    // 12 gifts paid; the 12 rewards of 10 % of 199 (19) are held, not credited yet (decisions §6).
+    expect(await expectConsistentLedger(shop, referrer.id)).toBe(20 * 199 - 12 * 199);
     expect((await rowsOf(shop, buyer.id)).filter((r) => r.type === "purchase")).toHaveLength(12);
     const end = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!.expires_at).getTime();
     expect(end).toBeGreaterThanOrEqual(started + 24 * DAY_MS);
     expect(end).toBeLessThanOrEqual(Date.now() + 24 * DAY_MS);
+
+    // Half the payments are refunded while the job releases the rewards and the referrer gives more:
+    // a reward is cancelled before its release or reversed after it, never both, never neither.
+    for (const id of orders.slice(0, 6)) shop.paypal.refund(id);
+    const more = await Promise.all([
+      runJobsOnce(shop.services).then(() => ({ status: 200, text: "job" })),
+      ...orders.slice(0, 6).map((id) => {
+        const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.REFUNDED", id);
+        return shop.call("POST", "/v2/web/payment/paypal/webhook", { json: event, headers: shop.paypal.webhookHeaders(event) });
+      }),
+      ...orders.slice(0, 4).map(() => shop.call("POST", "/v2/web/user/gift", { token: referrer.token, json: { product_id: 1, recipient: buyer.email } })),
+    ]);
+    for (const reply of more) expect(reply.status, reply.text).toBe(200);
+    await runJobsOnce(shop.services);
+    expect(await expectConsistentLedger(shop, referrer.id)).toBe(20 * 199 - 16 * 199 + 6 * 19);
+    expect(await owedOf(shop, referrer.id)).toBe(0);
+    const summary = await shop.call("GET", "/v2/web/user/referral", { token: referrer.token });
+    expect(summary.body.referral.earned).toBe(6 * 19);
+    expect(await expectConsistentLedger(shop, buyer.id)).toBe(0);
+    // 24 days, less 6 refunded, plus 4 more given.
+    const after = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!.expires_at).getTime();
+    expect(after).toBeGreaterThanOrEqual(started + 22 * DAY_MS);
+    expect(after).toBeLessThanOrEqual(Date.now() + 22 * DAY_MS);
   });
 
   it("product refunds in parallel with purchases of the same subscription: all succeed, days exact", async () => {
@@ -198,9 +224,10 @@ describe("payments alongside spending", () => {
     }
     const started = Date.now();
     const replies = await Promise.all([
-      ...orders.map((id) =>
-        shop.call("POST", "/v2/web/payment/paypal/webhook", { json: shop.paypal.webhookEvent("PAYMENT.CAPTURE.REFUNDED", id), headers: shop.paypal.webhookHeaders() }),
-      ),
+      ...orders.map((id) => {
+        const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.REFUNDED", id);
+        return shop.call("POST", "/v2/web/payment/paypal/webhook", { json: event, headers: shop.paypal.webhookHeaders(event) });
+      }),
       ...orders.map(() => purchase(buyer, 1)),
     ]);
     for (const reply of replies) expect(reply.status, reply.text).toBe(200);

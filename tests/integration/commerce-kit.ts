@@ -34,7 +34,7 @@ export type CommerceShop = TestApp & {
 /** Limits high enough that the parallel tests never meet the write rate limit. */
 const TEST_ENV = { RATE_WRITE_USER: "100000/1m", RATE_WRITE_IP: "100000/1m", RATE_REGISTER_IP: "10000/1h" };
 
-export function useCommerceShop(options: { env?: Record<string, string>; clock?: Clock; paypal?: boolean; smtp?: boolean } = {}): CommerceShop {
+export function useCommerceShop(options: { env?: Record<string, string>; clock?: Clock; paypal?: boolean; smtp?: boolean; pages?: boolean } = {}): CommerceShop {
   const bodies: string[] = [];
   const holder = { bodies } as Partial<CommerceShop> & { stop?: () => Promise<void> };
 
@@ -49,7 +49,7 @@ export function useCommerceShop(options: { env?: Record<string, string>; clock?:
       env.SMTP_URL = holder.smtp.url;
     }
     Object.assign(env, options.env);
-    Object.assign(holder, await startTestApp({ env, clock: options.clock, pages: false }));
+    Object.assign(holder, await startTestApp({ env, clock: options.clock, pages: options.pages ?? false }));
   });
 
   afterAll(async () => {
@@ -99,13 +99,21 @@ export function uniqueEmail(tag = "buyer"): string {
   return `${tag}-${RUN}-${++serial}@example.com`;
 }
 
-/** Registers a user over HTTP (optionally referred by a referral code) and signs them in. */
-export async function register(shop: CommerceShop, options: { tag?: string; referrer?: string; balance?: number } = {}): Promise<User> {
+/**
+ * Registers a user over HTTP (optionally referred by a referral code, from a visitor id `t`, and
+ * from a client address, which counts when the shop runs with TRUST_PROXY) and signs them in.
+ */
+export async function register(
+  shop: CommerceShop,
+  options: { tag?: string; referrer?: string; balance?: number; t?: string; ip?: string; lang?: string } = {},
+): Promise<User> {
   const tag = options.tag ?? "buyer";
   const email = uniqueEmail(tag);
   const username = `${tag}_${RUN}_${serial}`;
   const reply = await shop.call("POST", "/v2/web/register", {
-    json: { email, password: PASSWORD, username, ...(options.referrer ? { referrer: options.referrer } : {}) },
+    json: { email, password: PASSWORD, username, ...(options.referrer ? { referrer: options.referrer } : {}), ...(options.t ? { t: options.t } : {}) },
+    headers: options.ip ? { "x-forwarded-for": options.ip } : {},
+    lang: options.lang,
   });
   expect(reply.status, reply.text).toBe(200);
   const token = reply.body.token as string;
@@ -139,6 +147,12 @@ export async function balanceOf(shop: CommerceShop, userId: number): Promise<num
   return row!.balance;
 }
 
+/** What the user owes after refunds took more than the balance held (decisions §6). */
+export async function owedOf(shop: CommerceShop, userId: number): Promise<number> {
+  const [row] = await shop.services.db.select({ owed: users.owed }).from(users).where(eq(users.id, userId));
+  return row!.owed;
+}
+
 export async function rowsOf(shop: CommerceShop, userId: number) {
   return shop.services.db.select().from(transactions).where(eq(transactions.userId, userId)).orderBy(asc(transactions.id));
 }
@@ -151,11 +165,19 @@ export async function ledgerSum(shop: CommerceShop, userId: number): Promise<num
   return Number(row!.sum);
 }
 
-/** The balance equals the sum of the user's ledger amounts, and never went below zero. */
+/**
+ * The balance equals the sum of the user's ledger amounts and never went below zero; what the user
+ * owes equals the sum of the rows' owed changes (decisions §6).
+ */
 export async function expectConsistentLedger(shop: CommerceShop, userId: number): Promise<number> {
   const balance = await balanceOf(shop, userId);
   expect(balance).toBeGreaterThanOrEqual(0);
   expect(balance).toBe(await ledgerSum(shop, userId));
+  const [owed] = await shop.services.db
+    .select({ sum: sql<string>`coalesce(sum(${transactions.owedChange}), 0)` })
+    .from(transactions)
+    .where(eq(transactions.userId, userId));
+  expect(await owedOf(shop, userId)).toBe(Number(owed!.sum));
   // Each row's balance_after is the running sum of the amounts up to it.
   let running = 0;
   for (const row of await rowsOf(shop, userId)) {

@@ -58,6 +58,15 @@ describe("the page-cache fast path", () => {
     expect(stale.status).toBe(200);
   });
 
+  it("shows global prices, miss and hit alike, to a client whose country header no proxy vouches for", async () => {
+    // (No TRUST_PROXY or COUNTRY_HEADER_TRUSTED here: CF-IPCountry is the client's own claim.)
+    for (const request of ["miss", "hit"]) {
+      const html = await (await fetch(`${base}/en/dota2`, { headers: { cookie: "locale=en", "CF-IPCountry": "KZ" } })).text();
+      expect(html, request).toContain("$19.99");
+      expect(html, request).not.toContain("$14.99");
+    }
+  });
+
   it("serves HEAD without a body", async () => {
     await fetch(`${base}/en/dota2`, { headers: { cookie: "locale=en" } });
     const head = await fetch(`${base}/en/dota2`, { method: "HEAD", headers: { cookie: "locale=en" } });

@@ -1,10 +1,13 @@
 // A loopback PayPal for tests: the REST subset the shop's client speaks (OAuth client credentials,
-// Orders v2 create / get / capture, webhook signature verification) on 127.0.0.1, with knobs to
-// approve an order as the buyer would, to make calls fail (500) or hang, to tamper with what a
-// capture reports, and builders for the webhook events PayPal sends.
-import { randomBytes } from "node:crypto";
+// Orders v2 create / get / capture, the webhook signing certificate, and the verify API the shop
+// no longer calls) on 127.0.0.1, with knobs to approve an order as the buyer would, to make calls
+// fail (500) or hang, to tamper with what a capture reports, and builders for the webhook events
+// PayPal sends, signed as PayPal signs them.
+import { randomBytes, sign } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { crc32 } from "node:zlib";
+import { KIT_CERTIFICATE, KIT_SIGNING_KEY } from "./paypal-signing.ts";
 
 export type KitRequest = {
   method: string;
@@ -31,6 +34,10 @@ export type KitOrder = {
   reportedReferenceId?: string;
   capture?: KitCapture;
   refunds: { id: string; amount: { value: string; currency_code: string } }[];
+  /** Chargebacks: PayPal takes the money back from the merchant (PAYMENT.CAPTURE.REVERSED). */
+  reversals: { id: string; amount: { value: string; currency_code: string } }[];
+  /** The buyer's PayPal account, shown in the order once approved. */
+  payerId: string;
 };
 
 /** Which calls a knob applies to: all (default), or those whose "METHOD /path" matches. */
@@ -51,27 +58,36 @@ export type PayPalKit = {
   /** PayPal forgets every token issued so far (they expired early or were revoked): calls get 401. */
   revokeTokens(): void;
   orders: Map<string, KitOrder>;
-  /** The buyer approves the order at PayPal. */
-  approve(orderId: string): void;
+  /** The buyer approves the order at PayPal (with this PayPal account, when given). */
+  approve(orderId: string, options?: { payerId?: string }): void;
   /** PayPal captures the order without the shop asking (its answer to the shop got lost, say). */
   captureAtProvider(orderId: string): KitCapture;
   /** The merchant refunds (part of) a captured order at PayPal; returns the refund id. */
   refund(orderId: string, value?: string): string;
+  /** The buyer's bank takes (part of) a captured payment back (a chargeback); returns its id. */
+  reverse(orderId: string, value?: string): string;
   /** The next n calls matching answer 500. */
   failNext(n: number, match?: Match): void;
   /** The next n calls matching get no answer at all; with process: true the call still takes effect. */
   hangNext(n: number, match?: Match, options?: { process?: boolean }): void;
   /** The next capture reports these values instead of the true ones (and keeps them). */
   tamperNextCapture(tamper: Tamper): void;
-  /** What verify-webhook-signature answers from now on. */
+  /** "FAILURE": webhook headers carry a signature that does not verify (as a forger's would). */
   verification: "SUCCESS" | "FAILURE";
   /** The link rel of the approve URL in create answers: PayPal's current "payer-action" or the older "approve". */
   approveRel: "payer-action" | "approve";
   /** Token lifetime (seconds) in token answers. */
   tokenLifetime: number;
-  webhookEvent(type: "PAYMENT.CAPTURE.COMPLETED" | "PAYMENT.CAPTURE.REFUNDED", order: KitOrder | string, options?: { refundId?: string }): WebhookEvent;
-  /** The transmission headers PayPal signs a webhook with. */
-  webhookHeaders(): Record<string, string>;
+  webhookEvent(
+    type: "PAYMENT.CAPTURE.COMPLETED" | "PAYMENT.CAPTURE.REFUNDED" | "PAYMENT.CAPTURE.REVERSED" | "CUSTOMER.DISPUTE.CREATED",
+    order: KitOrder | string,
+    options?: { refundId?: string; reversalId?: string },
+  ): WebhookEvent;
+  /**
+   * The transmission headers PayPal sends with a webhook, signed over the body the shop receives
+   * (JSON.stringify(event), or the text itself). `certId` names another certificate URL of the kit.
+   */
+  webhookHeaders(event: unknown, options?: { certId?: string }): Record<string, string>;
   /** Requests to a path (regex on "METHOD /path"). */
   requestsTo(match: RegExp): KitRequest[];
   reset(): void;
@@ -117,6 +133,7 @@ export async function startPayPalKit(): Promise<PayPalKit> {
     id: o.id,
     status: o.status,
     intent: "CAPTURE",
+    ...(o.status === "CREATED" ? {} : { payer: { payer_id: o.payerId, email_address: `${o.payerId.toLowerCase()}@buyer.example` } }),
     purchase_units: [
       {
         reference_id: o.capture ? o.reportedReferenceId : o.referenceId,
@@ -152,6 +169,10 @@ export async function startPayPalKit(): Promise<PayPalKit> {
 
   function handle(req: KitRequest): { status: number; json: unknown } {
     const { method, path, headers } = req;
+    // The signing certificate is public: any "CERT-…" id of the kit serves it.
+    if (method === "GET" && path.startsWith("/v1/notifications/certs/")) {
+      return /^\/v1\/notifications\/certs\/CERT-[A-Za-z0-9-]+$/.test(path) ? { status: 200, json: KIT_CERTIFICATE } : error(404, "RESOURCE_NOT_FOUND");
+    }
     if (method === "POST" && path === "/v1/oauth2/token") {
       const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`;
       if (headers.authorization !== expected) return { status: 401, json: { error: "invalid_client", error_description: "Client Authentication failed" } };
@@ -176,6 +197,8 @@ export async function startPayPalKit(): Promise<PayPalKit> {
         customId: unit.custom_id,
         amount: { value: unit.amount.value, currency_code: unit.amount.currency_code },
         refunds: [],
+        reversals: [],
+        payerId: token("PAYER", 5),
       };
       orders.set(order.id, order);
       if (req.requestId) byRequestId.set(req.requestId, order.id);
@@ -229,8 +252,9 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       const fail = take(failures, line);
       const answer = fail ? error(500, "INTERNAL_SERVER_ERROR") : handle(entry);
       entry.answered = answer.status;
-      res.writeHead(answer.status, { "content-type": "application/json", "paypal-debug-id": "kit" });
-      res.end(JSON.stringify(answer.json));
+      const pem = typeof answer.json === "string";
+      res.writeHead(answer.status, { "content-type": pem ? "application/x-pem-file" : "application/json", "paypal-debug-id": "kit" });
+      res.end(pem ? answer.json : JSON.stringify(answer.json));
     });
   });
   server.on("connection", (socket) => {
@@ -266,8 +290,9 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       tokens.clear();
     },
     orders,
-    approve(orderId) {
+    approve(orderId, options = {}) {
       const order = orderOf(orderId);
+      if (options.payerId) order.payerId = options.payerId;
       if (order.status === "CREATED") order.status = "APPROVED";
     },
     captureAtProvider(orderId) {
@@ -280,6 +305,13 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       if (!order.capture) throw new Error("kit: refund of an order not captured");
       const id = token("REF", 6);
       order.refunds.push({ id, amount: { value: value ?? order.capture.amount.value, currency_code: order.capture.amount.currency_code } });
+      return id;
+    },
+    reverse(orderId, value) {
+      const order = orderOf(orderId);
+      if (!order.capture) throw new Error("kit: reversal of an order not captured");
+      const id = token("REV", 6);
+      order.reversals.push({ id, amount: { value: value ?? order.capture.amount.value, currency_code: order.capture.amount.currency_code } });
       return id;
     },
     failNext(n, match) {
@@ -319,17 +351,38 @@ export async function startPayPalKit(): Promise<PayPalKit> {
           },
         };
       }
-      const refund = options.refundId ? order.refunds.find((r) => r.id === options.refundId) : order.refunds.at(-1);
-      if (!refund) throw new Error("kit: no refund for the webhook");
+      if (type === "CUSTOMER.DISPUTE.CREATED") {
+        const disputeId = token("PP-D-", 4);
+        return {
+          ...base,
+          resource_type: "dispute",
+          summary: "A new dispute opened with Case # " + disputeId,
+          resource: {
+            dispute_id: disputeId,
+            create_time: base.create_time,
+            reason: "MERCHANDISE_OR_SERVICE_NOT_RECEIVED",
+            status: "OPEN",
+            dispute_amount: capture.amount,
+            disputed_transactions: [{ seller_transaction_id: capture.id, buyer_transaction_id: token("", 6) }],
+            links: [{ href: `${url}/v1/customer/disputes/${disputeId}`, rel: "self", method: "GET" }],
+          },
+        };
+      }
+      // A refund and a reversal both carry a refund resource whose "up" link is the capture.
+      const reversal = type === "PAYMENT.CAPTURE.REVERSED";
+      const list = reversal ? order.reversals : order.refunds;
+      const wanted = reversal ? options.reversalId : options.refundId;
+      const refund = wanted ? list.find((r) => r.id === wanted) : list.at(-1);
+      if (!refund) throw new Error(`kit: no ${reversal ? "reversal" : "refund"} for the webhook`);
       return {
         ...base,
         resource_type: "refund",
-        summary: `A ${refund.amount.value} ${refund.amount.currency_code} capture payment was refunded`,
+        summary: `A ${refund.amount.value} ${refund.amount.currency_code} capture payment was ${reversal ? "reversed" : "refunded"}`,
         resource: {
           id: refund.id,
           status: "COMPLETED",
           amount: refund.amount,
-          custom_id: order.customId,
+          ...(reversal ? { note_to_payer: "Payment reversed" } : { custom_id: order.customId }),
           links: [
             { href: `${url}/v2/payments/refunds/${refund.id}`, rel: "self", method: "GET" },
             { href: `${url}/v2/payments/captures/${capture.id}`, rel: "up", method: "GET" },
@@ -337,13 +390,22 @@ export async function startPayPalKit(): Promise<PayPalKit> {
         },
       };
     },
-    webhookHeaders: () => ({
-      "paypal-auth-algo": "SHA256withRSA",
-      "paypal-cert-url": `${url}/v1/notifications/certs/CERT-KIT`,
-      "paypal-transmission-id": token("", 8),
-      "paypal-transmission-sig": randomBytes(32).toString("base64"),
-      "paypal-transmission-time": new Date().toISOString(),
-    }),
+    webhookHeaders(event, options = {}) {
+      const body = typeof event === "string" ? event : JSON.stringify(event);
+      const id = `${randomBytes(4).toString("hex")}-${randomBytes(2).toString("hex")}-11e6-${randomBytes(2).toString("hex")}-${randomBytes(6).toString("hex")}`;
+      const time = new Date().toISOString();
+      // PayPal's recipe: "<transmission id>|<time>|<webhook id>|<CRC32 of the body>", SHA256withRSA.
+      // A forger without the key signs something else.
+      const signedFor = kit.verification === "SUCCESS" ? webhookId : "WH-FORGED";
+      const message = `${id}|${time}|${signedFor}|${crc32(Buffer.from(body, "utf8")) >>> 0}`;
+      return {
+        "paypal-auth-algo": "SHA256withRSA",
+        "paypal-cert-url": `${url}/v1/notifications/certs/${options.certId ?? "CERT-KIT"}`,
+        "paypal-transmission-id": id,
+        "paypal-transmission-sig": sign("sha256", Buffer.from(message, "utf8"), KIT_SIGNING_KEY).toString("base64"),
+        "paypal-transmission-time": time,
+      };
+    },
     requestsTo: (match) => requests.filter((r) => match.test(`${r.method} ${r.path}`)),
     reset() {
       failures = [];

@@ -1,5 +1,6 @@
-// /{game}/profile/balance: the balance, a top-up through the payment provider, and the
-// transactions (spec §4, §5, §8) in pages of 10, newest first, keyed by id (?before=<last id>).
+// /{game}/profile/balance: the balance (and what a refund left owed), a top-up through the payment
+// provider, and the transactions (spec §4, §5, §8) in pages of 10, newest first, keyed by id
+// (?before=<last id>).
 // "Load more" is a GET form (a new page without JavaScript; with it, a fetcher appends the page).
 import { useEffect, useState } from "react";
 import {
@@ -72,6 +73,7 @@ export async function loader({ context, request, params }: LoaderArgs) {
 
   return {
     balance: user.balance,
+    owed: user.owed,
     currency: user.currency,
     topup: { min: services.settings.TOPUP_MIN, max: services.settings.TOPUP_MAX, digits: minorDigits(user.currency) },
     before: beforeId ?? null,
@@ -114,7 +116,7 @@ export async function action({ context, request, params }: ActionArgs) {
 }
 
 export default function Balance() {
-  const { balance, currency, topup, before, page } = useLoaderData<typeof loader>();
+  const { balance, owed, currency, topup, before, page } = useLoaderData<typeof loader>();
   const result = useActionData<FormResult>();
   const t = useT();
   const locale = useLocale();
@@ -129,6 +131,14 @@ export default function Balance() {
           <p className="muted small">{t("balance.current")}</p>
           <p className="stat" data-testid="balance">{formatPrice(balance, currency, locale)}</p>
           <p className="muted small">{t("balance.lead")}</p>
+          {owed > 0 && (
+            // What a refund left uncovered (decisions §6): the buyer sees it and how it is paid off.
+            <div className="balance-owed">
+              <p className="muted small">{t("balance.owed.title")}</p>
+              <p className="stat" data-testid="owed">{formatPrice(owed, currency, locale)}</p>
+              <p className="muted small">{t("balance.owed.note")}</p>
+            </div>
+          )}
         </Card>
         <Card as="section" className="topup-card">
           <h2 className="h3">{t("balance.topup.title")}</h2>

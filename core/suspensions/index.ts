@@ -1,0 +1,37 @@
+// Suspension of an account (decisions §6–7): the model and its effects. A suspended account cannot
+// sign in (account_suspended, told only after a correct password), its sessions end at once and
+// stay refused, its passes stop entitling (isEntitled in subscriptions), and it cannot be sent
+// gifts. A reversal (chargeback) suspends the buyer here; operators suspend and lift in the back
+// office (a later issue).
+import { and, eq, isNull } from "drizzle-orm";
+import type { Tx } from "../../db/client.ts";
+import { users } from "../../db/schema/index.ts";
+import type { Sessions } from "../sessions/index.ts";
+import type { Clock } from "../shared/clock.ts";
+
+export type SuspensionReason = "chargeback" | "operator";
+
+export function isSuspended(user: { suspendedAt: Date | null }): boolean {
+  return user.suspendedAt !== null;
+}
+
+export type Suspensions = ReturnType<typeof createSuspensions>;
+
+export function createSuspensions({ sessions, clock }: { sessions: Sessions; clock: Clock }) {
+  return {
+    /**
+     * Suspends the user inside the caller's transaction and ends every session of theirs. Returns
+     * false when the account was suspended already (its first reason is kept).
+     */
+    async suspend(tx: Tx, userId: number, reason: SuspensionReason): Promise<boolean> {
+      const now = clock.now();
+      const rows = await tx
+        .update(users)
+        .set({ suspendedAt: now, suspendedReason: reason, updatedAt: now })
+        .where(and(eq(users.id, userId), isNull(users.suspendedAt)))
+        .returning({ id: users.id });
+      await sessions.revokeAll(userId, undefined, tx);
+      return rows.length === 1;
+    },
+  };
+}
