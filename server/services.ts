@@ -55,10 +55,12 @@ export function createServices(deps: {
     currency: settings.SHOP_CURRENCY,
     limits: {
       loginAccount: settings.RATE_LOGIN_ACCOUNT,
+      loginAccountGlobal: settings.RATE_LOGIN_ACCOUNT_GLOBAL,
       loginIp: settings.RATE_LOGIN_IP,
       resetAccount: settings.RATE_RESET_ACCOUNT,
       resetIp: settings.RATE_RESET_IP,
       registerIp: settings.RATE_REGISTER_IP,
+      mailUser: settings.RATE_MAIL_USER,
     },
   });
   const currency = settings.SHOP_CURRENCY;

@@ -10,7 +10,7 @@ import type { Locale } from "../../i18n/locales.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { randomString, randomToken, sha256, sixDigitCode } from "../shared/tokens.ts";
-import type { RateLimiter, Rule } from "../ratelimit/index.ts";
+import { addressKey, type RateLimiter, type Rule } from "../ratelimit/index.ts";
 import type { Sessions, SessionUser } from "../sessions/index.ts";
 import type { Notifications } from "../notifications/index.ts";
 import type { Mailer } from "../mail/index.ts";
@@ -35,11 +35,17 @@ export * from "./accounts.schema.ts";
 export { findUserByLogin } from "./accounts.store.ts";
 
 export type AccountLimits = {
+  /** Failed sign-ins per account and client address (a success resets it). */
   loginAccount: Rule;
+  /** Failed sign-ins per account across all addresses. */
+  loginAccountGlobal: Rule;
+  /** Failed sign-ins per client address, whatever the accounts. */
   loginIp: Rule;
   resetAccount: Rule;
   resetIp: Rule;
   registerIp: Rule;
+  /** Mails to an address the user typed (e-mail change), per user. */
+  mailUser: Rule;
 };
 
 /** Who is asking: what the HTTP edge knows about the request. */
@@ -163,24 +169,47 @@ export function createAccounts(deps: {
     return used.length === 1;
   }
 
-  const loginKeys = (ip: string, user: SessionUser | undefined, login: string) => ({
-    account: user ? `login:user:${user.id}` : `login:name:${login.trim().toLowerCase()}`,
-    ip: `login:ip:${ip}`,
-  });
+  /**
+   * The counters of a secret check (decisions §2): the account from this client address, the
+   * client address whatever the account, and the account from all addresses. Failures from one
+   * address lock only that address out of the account: the owner signs in from another one
+   * unless failures from many addresses add up to the account-wide limit. Unknown logins are
+   * counted by name, so that they look like known ones.
+   */
+  function attemptKeys(ip: string, user: SessionUser | undefined, login: string) {
+    const account = user ? `login:user:${user.id}` : `login:name:${login.trim().normalize("NFC").toLowerCase()}`;
+    const address = addressKey(ip);
+    return { pair: `${account}:ip:${address}`, ip: `login:ip:${address}`, account };
+  }
+  type AttemptKeys = ReturnType<typeof attemptKeys>;
 
   /**
-   * Counts a sign-in attempt against both limits before the secret is checked, refusing it past
-   * either; the caller gives it back when it was no failure. Counting first (rather than checking,
-   * then counting failures) keeps parallel requests from all slipping under the limit.
+   * Counts an attempt at a secret (password or second factor) against all three limits before it
+   * is checked, refusing it past any of them; counting first (rather than checking, then counting
+   * failures) keeps parallel requests from all slipping under a limit. The narrowest counter comes
+   * first, and a refusal gives back what was counted, so attempts refused at a locked (account,
+   * address) pair never use up the account's own limit.
    */
-  async function reserveAttempt(keys: { account: string; ip: string }) {
-    await limiter.consume(keys.ip, limits.loginIp);
-    try {
-      await limiter.consume(keys.account, limits.loginAccount);
-    } catch (error) {
-      await limiter.release(keys.ip);
-      throw error;
-    }
+  async function reserveAttempt(keys: AttemptKeys) {
+    await limiter.consumeAll([
+      [keys.pair, limits.loginAccount],
+      [keys.ip, limits.loginIp],
+      [keys.account, limits.loginAccountGlobal],
+    ]);
+  }
+
+  /**
+   * An attempt that was no failure: it is given back to the address and account-wide counters;
+   * a complete success also resets the (account, address) counter. A right password with a second
+   * factor still to come is not complete: a known password would otherwise buy unlimited guesses
+   * at the second factor.
+   */
+  async function attemptSucceeded(keys: AttemptKeys, complete: boolean) {
+    await Promise.all([
+      limiter.release(keys.ip),
+      limiter.release(keys.account),
+      complete ? limiter.reset(keys.pair) : limiter.release(keys.pair),
+    ]);
   }
 
   const newReferralCode = () => randomString(8, REFERRAL_ALPHABET);
@@ -219,7 +248,7 @@ export function createAccounts(deps: {
 
     async register(input: z.infer<typeof RegisterSchema>, meta: RequestMeta & { referrerCode?: string }) {
       await requireRecaptcha(input.recaptchaToken, meta.ip);
-      await limiter.consume(`register:ip:${meta.ip}`, limits.registerIp);
+      await limiter.consume(`register:ip:${addressKey(meta.ip)}`, limits.registerIp);
       refuseCommon(input.password, "password");
       const referralSource = (input.referrer ?? meta.referrerCode)?.trim().toUpperCase();
       const referrer = referralSource
@@ -260,17 +289,14 @@ export function createAccounts(deps: {
     async login(input: z.infer<typeof LoginSchema>, meta: RequestMeta) {
       await requireRecaptcha(input.recaptchaToken, meta.ip);
       const user = await findUserByLogin(db, input.login);
-      const keys = loginKeys(meta.ip, user, input.login);
+      const keys = attemptKeys(meta.ip, user, input.login);
       await reserveAttempt(keys);
       // Unknown accounts cost the same Argon2 verification as known ones.
       dummyHash ??= hashPassword(randomToken());
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
       if (!user || !ok) throw new DomainError("invalid_credentials");
-      await limiter.release(keys.ip);
-      // Only a complete sign-in resets the account counter: with 2FA that is confirmTwoFa, or a
-      // known password would buy unlimited guesses at the second factor.
-      if (user.twoFaEnabled) await limiter.release(keys.account);
-      else await limiter.reset(keys.account);
+      // With 2FA, the sign-in is complete only at confirmTwoFa.
+      await attemptSucceeded(keys, !user.twoFaEnabled);
       await db
         .update(users)
         .set({ locale: meta.locale, visitorId: input.t ?? user.visitorId })
@@ -285,11 +311,10 @@ export function createAccounts(deps: {
 
     async confirmTwoFa(pre2faSessionId: number, userId: number, code: string, meta: RequestMeta) {
       const user = await getUser(userId);
-      const keys = loginKeys(meta.ip, user, "");
+      const keys = attemptKeys(meta.ip, user, "");
       await reserveAttempt(keys);
       if (!(await useSecondFactor(user, code))) throw new DomainError("invalid_code", "errors.invalid_two_fa_code");
-      await limiter.release(keys.ip);
-      await limiter.reset(keys.account);
+      await attemptSucceeded(keys, true);
       await sessions.revoke(pre2faSessionId);
       const { token } = await sessions.create(user.id, "full", meta);
       return { token, user };
@@ -307,7 +332,7 @@ export function createAccounts(deps: {
      */
     async requestPasswordReset(email: string, recaptchaToken: string | undefined, meta: RequestMeta): Promise<{ done: Promise<void> }> {
       await requireRecaptcha(recaptchaToken, meta.ip);
-      await limiter.consume(`reset:ip:${meta.ip}`, limits.resetIp);
+      await limiter.consume(`reset:ip:${addressKey(meta.ip)}`, limits.resetIp);
       const done = background.run(async () => {
         const { count } = await limiter.countAndRead(`reset:email:${email}`, limits.resetAccount);
         if (count > limits.resetAccount.limit) return;
@@ -357,13 +382,14 @@ export function createAccounts(deps: {
 
     async changePassword(userId: number, sessionId: number, input: z.infer<typeof ChangePasswordSchema>, meta: RequestMeta) {
       const user = await getUser(userId);
-      const key = `login:user:${user.id}`;
-      // Counted before the check (see reserveAttempt), given back when the password is right.
-      await limiter.consume(key, limits.loginAccount);
+      // A password check like a sign-in's: same counters (a stolen session must not buy unlimited
+      // guesses at the password), counted before the check.
+      const keys = attemptKeys(meta.ip, user, "");
+      await reserveAttempt(keys);
       if (!(await verifyPassword(user.passwordHash, input.old_password))) {
         throw new DomainError("validation_failed", "errors.validation_failed", { fields: { old_password: "validation.password_wrong" } });
       }
-      await limiter.release(key);
+      await attemptSucceeded(keys, true);
       refuseCommon(input.new_password, "new_password");
       const passwordHash = await hashPassword(input.new_password);
       const token = await db.transaction(async (tx) => {
@@ -460,19 +486,19 @@ export function createAccounts(deps: {
       return { recovery_codes: codes.map((c) => `${c.slice(0, 4)}-${c.slice(4)}`) };
     },
 
-    async disableTwoFa(userId: number, input: z.infer<typeof DisableTwoFaSchema>) {
+    async disableTwoFa(userId: number, input: z.infer<typeof DisableTwoFaSchema>, meta: RequestMeta) {
       const user = await getUser(userId);
       if (!user.twoFaEnabled) throw new DomainError("conflict", "errors.two_fa_already_off");
-      const key = `login:user:${user.id}`;
-      // Counted before the check (see reserveAttempt), given back when both are right.
-      await limiter.consume(key, limits.loginAccount);
+      // Password and code are checked like a sign-in's (see reserveAttempt), given back when both are right.
+      const keys = attemptKeys(meta.ip, user, "");
+      await reserveAttempt(keys);
       const passwordOk = await verifyPassword(user.passwordHash, input.password);
       if (!passwordOk || !(await useSecondFactor(user, input.code))) {
         throw new DomainError("validation_failed", "errors.validation_failed", {
           fields: passwordOk ? { code: "validation.code_wrong" } : { password: "validation.password_wrong" },
         });
       }
-      await limiter.release(key);
+      await attemptSucceeded(keys, true);
       await db.transaction(async (tx) => {
         await tx.update(users).set({ twoFaEnabled: false, twoFaSecret: null, twoFaLastStep: null, updatedAt: clock.now() }).where(eq(users.id, user.id));
         await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));

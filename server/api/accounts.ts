@@ -106,7 +106,7 @@ export function accountRoutes() {
 
   api.post("/v2/web/user/2fa/disable", async (c) => {
     const auth = requireAuth(c);
-    await accounts(c).disableTwoFa(auth.user.id, await jsonBody(c, DisableTwoFaSchema));
+    await accounts(c).disableTwoFa(auth.user.id, await jsonBody(c, DisableTwoFaSchema), requestMeta(c));
     return ok(c);
   });
 

@@ -65,7 +65,7 @@ export async function action({ context, request, params }: ActionArgs) {
         return { ok: true as const, intent: "2fa-confirm" as const, recoveryCodes: recovery_codes };
       }
       case "2fa-disable": {
-        await accounts.disableTwoFa(userId, parseForm(DisableTwoFaSchema, { password: fields.password, code: fields.code }));
+        await accounts.disableTwoFa(userId, parseForm(DisableTwoFaSchema, { password: fields.password, code: fields.code }), requestMeta(context, request));
         return redirect(back("two_fa_disabled"));
       }
       case "prefs": {
