@@ -184,7 +184,8 @@ describe("templates", () => {
   const samples: { [K in keyof MailTemplates]: MailTemplates[K] } = {
     password_reset: { code: "111222", link: `${PUBLIC_URL}/reset?code=111222` },
     email_change_confirm: { link: `${PUBLIC_URL}/confirm-email?token=abc`, newEmail: "new@example.com" },
-    email_changed_notice: { newEmail: "new@example.com" },
+    email_changed_notice: { newEmail: "new@example.com", link: `${PUBLIC_URL}/auth/undo-email?token=def` },
+    email_change_taken: { newEmail: "taken@example.com" },
     password_changed: {},
     two_fa_enabled: {},
     two_fa_disabled: {},

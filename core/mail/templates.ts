@@ -11,8 +11,13 @@ export type MailTemplates = {
   password_reset: { code: string; link: string };
   /** Sent to the new address; link confirms it. */
   email_change_confirm: { link: string; newEmail: string };
-  /** Sent to the old address. */
-  email_changed_notice: { newEmail: string };
+  /**
+   * Sent to the old address whenever a change is asked for, whatever allow_security says; link
+   * undoes the change (decisions §3, issue 7).
+   */
+  email_changed_notice: { newEmail: string; link: string };
+  /** Sent instead of the confirmation when the new address belongs to another account: no link. */
+  email_change_taken: { newEmail: string };
   password_changed: NoParams;
   two_fa_enabled: NoParams;
   two_fa_disabled: NoParams;
@@ -31,6 +36,7 @@ export const MAIL_TEMPLATE_IDS = [
   "password_reset",
   "email_change_confirm",
   "email_changed_notice",
+  "email_change_taken",
   "password_changed",
   "two_fa_enabled",
   "two_fa_disabled",
@@ -94,7 +100,18 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
   },
   email_changed_notice: {
     subject: "mail.email_changed_notice.subject",
-    blocks: (p): Block[] => [{ kind: "p", key: "mail.email_changed_notice.intro", values: { newEmail: p.newEmail } }, NOT_YOU],
+    blocks: (p): Block[] => [
+      { kind: "p", key: "mail.email_changed_notice.intro", values: { newEmail: p.newEmail } },
+      { kind: "link", lead: "mail.email_changed_notice.undoLead", button: "mail.email_changed_notice.undoButton", href: p.link },
+      { kind: "p", key: "mail.email_changed_notice.expiry" },
+    ],
+  },
+  email_change_taken: {
+    subject: "mail.email_change_taken.subject",
+    blocks: (p): Block[] => [
+      { kind: "p", key: "mail.email_change_taken.intro", values: { newEmail: p.newEmail } },
+      { kind: "p", key: "mail.email_change_taken.ignore" },
+    ],
   },
   password_changed: {
     subject: "mail.password_changed.subject",

@@ -73,12 +73,12 @@ export function accountRoutes() {
   });
 
   api.post("/auth/validateResetCode", async (c) => {
-    await accounts(c).validateResetCode(await jsonBody(c, ValidateResetCodeSchema));
+    await accounts(c).validateResetCode(await jsonBody(c, ValidateResetCodeSchema), requestMeta(c));
     return ok(c);
   });
 
   api.post("/auth/setPasswordReset", async (c) => {
-    await accounts(c).setPasswordReset(await jsonBody(c, SetPasswordResetSchema));
+    await accounts(c).setPasswordReset(await jsonBody(c, SetPasswordResetSchema), requestMeta(c));
     return ok(c);
   });
 
