@@ -92,7 +92,7 @@ export function createServices(deps: {
     logger,
   });
   const purchases = createPurchases({ db, clock, catalog, ledger, subscriptions });
-  const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, mailer, background });
+  const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, mailer, background, limiter, mailLimit: settings.RATE_MAIL_USER, publicUrl: settings.PUBLIC_URL });
   const statistics = createStatistics({ db });
   return {
     ...deps,

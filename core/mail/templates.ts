@@ -21,9 +21,11 @@ export type MailTemplates = {
   password_changed: NoParams;
   two_fa_enabled: NoParams;
   two_fa_disabled: NoParams;
-  /** game: its display name; from: the giver's username or e-mail. */
-  gift_received: { game: string; days: number; from: string };
+  /** game: its display name; from: the giver's username, null for none ("a NOVA user"), never an e-mail. */
+  gift_received: { game: string; days: number; from: string | null };
   gift_code: { game: string; days: number; code: string };
+  /** A gift to an address with no account: the code to redeem after signing up (link: registration). */
+  gift_invite: { game: string; days: number; code: string; from: string | null; link: string };
   /** A Date is written in the recipient's language (UTC day); a string is used as it is. */
   subscription_expiring: { game: string; date: Date | string };
   /** amount: already formatted, e.g. formatMoney(1500, "USD", LANG_TAG[locale]). */
@@ -42,6 +44,7 @@ export const MAIL_TEMPLATE_IDS = [
   "two_fa_disabled",
   "gift_received",
   "gift_code",
+  "gift_invite",
   "subscription_expiring",
   "receipt",
 ] as const satisfies readonly MailTemplateId[];
@@ -68,11 +71,14 @@ type Block =
   /** A lead sentence, then the URL on its own line (text) or a button with a fallback (HTML). */
   | { kind: "link"; lead?: string; button: string; href: string; values?: Values };
 
-type Template<P> = { subject: string; subjectValues?: (p: P) => Values; blocks: (p: P, ctx: RenderContext) => Block[] };
+type Template<P> = { subject: string; subjectValues?: (p: P, ctx: RenderContext) => Values; blocks: (p: P, ctx: RenderContext) => Block[] };
 
 const NOT_YOU: Block = { kind: "p", key: "mail.common.notYou" };
 
 const profileLink = (ctx: RenderContext) => `${ctx.publicUrl}${localePath(ctx.locale, "/profile")}`;
+
+/** The giver as a gift names them: the username, or "a NOVA user" (decisions §4). */
+const giver = (from: string | null, ctx: RenderContext) => from ?? ctx.t("gift.anonymousGiver");
 
 const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
   password_reset: {
@@ -127,9 +133,9 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
   },
   gift_received: {
     subject: "mail.gift_received.subject",
-    subjectValues: (p) => ({ from: p.from }),
+    subjectValues: (p, ctx) => ({ from: giver(p.from, ctx) }),
     blocks: (p, ctx): Block[] => [
-      { kind: "p", key: "mail.gift_received.intro", values: { from: p.from, game: p.game } },
+      { kind: "p", key: "mail.gift_received.intro", values: { from: giver(p.from, ctx), game: p.game } },
       { kind: "p", key: "mail.gift_received.days", values: { days: p.days } },
       { kind: "link", button: "mail.common.profileButton", href: profileLink(ctx) },
     ],
@@ -143,6 +149,17 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
       { kind: "p", key: "mail.gift_code.days", values: { days: p.days } },
       { kind: "p", key: "mail.gift_code.redeem" },
       { kind: "link", button: "mail.common.profileButton", href: profileLink(ctx) },
+    ],
+  },
+  gift_invite: {
+    subject: "mail.gift_invite.subject",
+    subjectValues: (p, ctx) => ({ from: giver(p.from, ctx) }),
+    blocks: (p, ctx): Block[] => [
+      { kind: "p", key: "mail.gift_invite.intro", values: { from: giver(p.from, ctx), game: p.game } },
+      { kind: "code", value: p.code },
+      { kind: "p", key: "mail.gift_code.days", values: { days: p.days } },
+      { kind: "link", lead: "mail.gift_invite.redeem", button: "mail.gift_invite.button", href: p.link },
+      { kind: "p", key: "mail.gift_invite.ignore" },
     ],
   },
   subscription_expiring: {
@@ -176,7 +193,7 @@ export function formatDate(date: Date, locale: Locale): string {
 export function renderMail(message: MailMessage, ctx: RenderContext): RenderedMail {
   const template = TEMPLATES[message.template] as Template<unknown>;
   const params = (message.params ?? {}) as unknown;
-  const subject = oneLine(ctx.t(template.subject, clean(template.subjectValues?.(params))));
+  const subject = oneLine(ctx.t(template.subject, clean(template.subjectValues?.(params, ctx))));
   const blocks = template.blocks(params, ctx).map((block) => (block.kind === "link" ? { ...block, href: checkLink(block.href) } : block));
   return { subject, text: renderText(blocks, ctx), html: renderHtml(subject, blocks, ctx) };
 }

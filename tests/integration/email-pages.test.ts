@@ -1,7 +1,8 @@
 // The pages that send mail to an address the user typed (issue 7 points 3, 9 and 13), posted like
 // a browser without JavaScript, with real mail through the loopback SMTP server: the settings
-// page's e-mail change (limited per user, one counter with the API) and the undo page of the old
-// address (a GET changes nothing).
+// page's e-mail change (limited per user, one counter with the API), the undo page of the old
+// address (a GET changes nothing), and the gift page, which says "sent to that address" whether
+// or not the address has an account.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "../kit/app.ts";
@@ -44,7 +45,7 @@ function form(path: string, fields: Record<string, string>, cookie?: string) {
   });
 }
 
-async function newUser(options: Record<string, string> = {}) {
+async function newUser(options: { username?: string } = {}) {
   const email = uniqueEmail("page");
   const res = await shop.request("/v2/web/register", {
     method: "POST",
@@ -148,5 +149,26 @@ describe("the undo page of the old address", () => {
     const again = await form("/en/auth/undo-email", { token });
     expect(again.status).toBe(400);
     expect(textOf(await again.text())).toContain(t("auth.undoEmail.invalid"));
+  });
+});
+
+describe("the gift page, by e-mail", () => {
+  it("says the same for a registered and an unknown address, and never names the recipient's account", async () => {
+    const giver = await newUser({ username: `giver_${RUN}` });
+    await shop.services.db.transaction((tx) => shop.services.ledger.post(tx, { userId: giver.id, type: "topup", amount: 5000, paid: 5000, source: "system" }, new Date()));
+    const recipient = await newUser({ username: `friend_${RUN}` });
+    const unknown = uniqueEmail("nobody");
+    const give = (to: string) => form("/en/give/subscription", { intent: "give", product: "2", recipient: to }, giver.cookie);
+    const [known, stranger] = [await give(recipient.email), await give(unknown)];
+    expect(known.status).toBe(200);
+    expect(stranger.status).toBe(200);
+    const [knownText, strangerText] = [textOf(await known.text()), textOf(await stranger.text())];
+    const sent = (to: string) => t("gift.give.sentToEmail", { recipient: to, days: "7 days", game: "Dota 2" });
+    expect(knownText).toContain(sent(recipient.email));
+    expect(strangerText).toContain(sent(unknown));
+    expect(knownText).not.toContain(`friend_${RUN}`);
+    // The pages differ only by the address and the balance shown.
+    const same = (text: string, to: string) => text.replaceAll(to, "<to>").replace(/\$\d+\.\d\d/g, "$…");
+    expect(same(knownText, recipient.email)).toBe(same(strangerText, unknown));
   });
 });
