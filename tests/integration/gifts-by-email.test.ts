@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { gifts } from "../../db/schema/index.ts";
 import { PASSWORD, balanceOf, expectConsistentLedger, register, subscriptionOf, subscriptionsOf, topUp, uniqueEmail, useCommerceShop, type User } from "./commerce-kit.ts";
 
-const shop = useCommerceShop({ smtp: true });
+// The mail limit at its default (the commerce kit lifts it for the parallel tests).
+const shop = useCommerceShop({ smtp: true, env: { RATE_MAIL_USER: "5/1h" } });
 
 const gift = (user: User, recipient: string, productId = 2) => shop.call("POST", "/v2/web/user/gift", { token: user.token, json: { product_id: productId, recipient } });
 
