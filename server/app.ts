@@ -14,6 +14,7 @@ import { securityHeaders } from "./middleware/security-headers.ts";
 import { originCheck } from "./middleware/origin-check.ts";
 import { visitor } from "./middleware/visitor.ts";
 import { session } from "./middleware/session.ts";
+import { writeLimit } from "./middleware/write-limit.ts";
 import { failure, toDomainError } from "./http/envelope.ts";
 import { apiRoutes } from "./api/index.ts";
 import { isApiPath } from "./api/paths.ts";
@@ -52,6 +53,7 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
   );
   app.use(originCheck(settings.PUBLIC_URL));
   app.use(session());
+  app.use(writeLimit());
 
   app.get("/healthz", async (c) => {
     c.header("Cache-Control", "no-store");

@@ -5,6 +5,7 @@ import type { Translate } from "../i18n/translate.ts";
 import type { Services } from "./services.ts";
 
 import type { AuthSession, SessionUser } from "../core/sessions/index.ts";
+import type { DomainError } from "../core/shared/errors.ts";
 
 /** The session of the request, when its token is live. */
 export type Auth = { session: AuthSession; user: SessionUser; token: string } | null;
@@ -20,13 +21,23 @@ export type RequestInfo = {
   t: Translate;
   /** Set by the session middleware; null for guests. */
   auth: Auth;
+  /**
+   * Set by the write-limit middleware when a page's form post is over a write limit: the page
+   * answers with it instead of running the action (server/pages.ts).
+   */
+  writeRefusal?: DomainError;
 };
 
-export type AppLoadContext = RequestInfo & { services: Services };
+export type AppLoadContext = RequestInfo & { services: Services; responseHeaders: Headers };
 
 declare module "react-router" {
   interface AppLoadContext extends RequestInfo {
     services: Services;
+    /**
+     * Headers a loader or action adds to the page's answer, e.g. Retry-After of a refused form:
+     * React Router passes an action's headers on to a document only through a `headers` export.
+     */
+    responseHeaders: Headers;
   }
 }
 

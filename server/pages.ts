@@ -5,8 +5,9 @@
 // cached page nor stores the page it got, and a page rendered for a signed-in visitor is never
 // stored, however the request looked (issue 7). Pages honour the cookie only (middleware/session.ts).
 import type { Context } from "hono";
-import { createRequestHandler, type ServerBuild } from "react-router";
-import type { HonoEnv } from "./context.ts";
+import { createRequestHandler, data, type ServerBuild } from "react-router";
+import type { HonoEnv, RequestInfo } from "./context.ts";
+import { formAnswer } from "./http/forms.ts";
 import type { Services } from "./services.ts";
 import { pageCsp, recaptchaCsp } from "./middleware/security-headers.ts";
 import { carriesCredentials } from "./http/cookies.ts";
@@ -38,9 +39,40 @@ class PageCache {
   }
 }
 
+/**
+ * The page door of the write limits (server/middleware/write-limit.ts): every route action of the
+ * build first looks for a refusal of its request, and answers the form with it (429, Retry-After,
+ * the message in the page's language, with the posted intent so that the right form shows it)
+ * instead of running. Wrapping the build covers every page action, present and future.
+ */
+export function withWriteLimit(build: ServerBuild): ServerBuild {
+  const routes = Object.fromEntries(
+    Object.entries(build.routes).map(([id, route]) => {
+      const action = route?.module.action;
+      if (!route || !action) return [id, route];
+      const limited: typeof action = async (args) => {
+        const refusal = (args.context as unknown as Partial<RequestInfo>).writeRefusal;
+        if (!refusal) return action(args);
+        const fields: Record<string, string> = {};
+        try {
+          for (const [key, value] of await args.request.formData()) if (typeof value === "string") fields[key] = value;
+        } catch {
+          // Not a form: nothing to fill in again.
+        }
+        const { t, responseHeaders } = args.context as unknown as RequestInfo & { responseHeaders: Headers };
+        const { result, status, headers } = formAnswer(t, refusal, fields, fields.intent);
+        for (const [name, value] of Object.entries(headers)) responseHeaders.set(name, value);
+        return data({ ...result, status }, { status, headers });
+      };
+      return [id, { ...route, module: { ...route.module, action: limited } }];
+    }),
+  );
+  return { ...build, routes };
+}
+
 export function pageHandler(services: Services, build: ServerBuild) {
   const { settings, catalog } = services;
-  const handle = createRequestHandler(build, settings.isProduction ? "production" : "development");
+  const handle = createRequestHandler(withWriteLimit(build), settings.isProduction ? "production" : "development");
   const cache = new PageCache(settings.PAGE_CACHE_ENTRIES);
   catalog.onChange(() => cache.clear());
   const cacheControl = "no-cache";
@@ -78,7 +110,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
 
   async function handler(c: Context<HonoEnv>): Promise<Response> {
     const info = c.get("info");
-    const context = { ...info, services };
+    const context = { ...info, services, responseHeaders: new Headers() };
     const url = new URL(c.req.url);
     const cacheable =
       c.req.method === "GET" &&
@@ -91,6 +123,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
       if (hit) return new Response(hit.body, { status: hit.status, headers: hit.headers });
     }
     const response = withCsp(await handle(c.req.raw, context));
+    for (const [name, value] of context.responseHeaders) if (!response.headers.has(name)) response.headers.set(name, value);
     if (info.isBot && response.status >= 400 && c.req.method === "GET" && !url.pathname.endsWith(".data")) {
       // Crawlers get the status, not the error screen (spec §8); form answers are not error screens.
       return new Response(null, { status: response.status, headers: { "Cache-Control": "no-store" } });

@@ -57,10 +57,12 @@ export function createServices(deps: {
     supportEmail: settings.SUPPORT_EMAIL,
     limits: {
       loginAccount: settings.RATE_LOGIN_ACCOUNT,
+      loginAccountGlobal: settings.RATE_LOGIN_ACCOUNT_GLOBAL,
       loginIp: settings.RATE_LOGIN_IP,
       resetAccount: settings.RATE_RESET_ACCOUNT,
       resetIp: settings.RATE_RESET_IP,
       registerIp: settings.RATE_REGISTER_IP,
+      mailUser: settings.RATE_MAIL_USER,
     },
   });
   const currency = settings.SHOP_CURRENCY;
@@ -102,7 +104,7 @@ export function createServices(deps: {
     logger,
   });
   const purchases = createPurchases({ db, clock, catalog, ledger, subscriptions });
-  const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, mailer, background });
+  const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, mailer, background, limiter, mailLimit: settings.RATE_MAIL_USER, publicUrl: settings.PUBLIC_URL });
   const statistics = createStatistics({ db });
   return {
     ...deps,

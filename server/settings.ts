@@ -77,13 +77,18 @@ export const SettingsSchema = z
       .optional()
       .transform((v) => v || undefined)
       .refine((v) => v === undefined || /^rediss?:\/\//.test(v), "must be redis://host:port"),
+    /** Failed sign-ins per account and client address (decisions §2). */
     RATE_LOGIN_ACCOUNT: rule("10/15m"),
+    /** Failed sign-ins per account, from all addresses together. */
+    RATE_LOGIN_ACCOUNT_GLOBAL: rule("100/15m"),
     RATE_LOGIN_IP: rule("100/15m"),
     RATE_RESET_ACCOUNT: rule("5/1h"),
     RATE_RESET_IP: rule("30/1h"),
     RATE_REGISTER_IP: rule("100/1h"),
     RATE_WRITE_USER: rule("60/1m"),
     RATE_WRITE_IP: rule("600/1m"),
+    /** Mails to an address the user typed (e-mail change, gifts by e-mail), per user. */
+    RATE_MAIL_USER: rule("5/1h"),
     PAYPAL_CLIENT_ID: optionalString,
     PAYPAL_CLIENT_SECRET: optionalString,
     PAYPAL_API_BASE: url.default("https://api-m.sandbox.paypal.com"),

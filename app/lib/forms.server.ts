@@ -4,15 +4,9 @@ import { data, type AppLoadContext } from "react-router";
 import type { z } from "zod";
 import { DomainError } from "../../core/shared/errors.ts";
 import { validate } from "../../server/http/body.ts";
+import { formAnswer } from "../../server/http/forms.ts";
 
-export type FormResult = {
-  ok: false;
-  intent?: string;
-  formError?: string;
-  errors?: Record<string, string>;
-  /** What the user typed (never passwords), to fill the form in again. */
-  values?: Record<string, string>;
-};
+export type { FormResult } from "../../server/http/forms.ts";
 
 export async function readForm(request: Request): Promise<Record<string, string>> {
   const form = await request.formData();
@@ -28,15 +22,9 @@ export function parseForm<S extends z.ZodType>(schema: S, input: unknown): z.inf
 /** Answers a failed submission; anything but a DomainError is a bug and goes to the error page. */
 export function formFailure(context: AppLoadContext, error: unknown, fields: Record<string, string>, intent?: string) {
   if (!(error instanceof DomainError)) throw error;
-  const { t } = context;
-  const errors = error.details.fields
-    ? Object.fromEntries(Object.entries(error.details.fields).map(([field, key]) => [field, t(key)]))
-    : undefined;
-  const values = Object.fromEntries(Object.entries(fields).filter(([key]) => !/password|code|token|recaptcha/i.test(key)));
-  const headers: Record<string, string> = {};
-  if (error.details.retryAfterSeconds !== undefined) headers["Retry-After"] = String(Math.ceil(error.details.retryAfterSeconds));
-  const result: FormResult = { ok: false, intent, formError: t(error.messageKey, error.details.params), errors, values };
-  return data(result, { status: error.status, headers });
+  const { result, status, headers } = formAnswer(context.t, error, fields, intent);
+  for (const [name, value] of Object.entries(headers)) context.responseHeaders.set(name, value);
+  return data(result, { status, headers });
 }
 
 /** Request details the core wants (client address, language, user agent). */

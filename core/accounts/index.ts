@@ -1,8 +1,9 @@
 // Accounts: registration, sign-in with optional TOTP, password reset by mailed code, password and
-// e-mail change, 2FA on/off with recovery codes, e-mail preferences and one-time sign-in tickets.
-// Nothing here tells a caller whether an e-mail is registered, except registration itself, which
-// sits behind reCAPTCHA and its rate limit.
-import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+// e-mail change (with an undo link to the old address), 2FA on/off with recovery codes, e-mail
+// preferences and one-time sign-in tickets. Nothing here tells a caller whether an e-mail is
+// registered, by its answer or its timing, except registration itself, which sits behind
+// reCAPTCHA and its rate limit.
+import { and, desc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { oneTimeCodes, recoveryCodes, users } from "../../db/schema/index.ts";
@@ -10,7 +11,7 @@ import type { Locale } from "../../i18n/locales.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { randomString, randomToken, sha256, sixDigitCode } from "../shared/tokens.ts";
-import type { RateLimiter, Rule } from "../ratelimit/index.ts";
+import { addressKey, type RateLimiter, type Rule } from "../ratelimit/index.ts";
 import type { Sessions, SessionUser } from "../sessions/index.ts";
 import type { Notifications } from "../notifications/index.ts";
 import type { Mailer } from "../mail/index.ts";
@@ -36,11 +37,17 @@ export * from "./accounts.schema.ts";
 export { findUserByLogin } from "./accounts.store.ts";
 
 export type AccountLimits = {
+  /** Failed sign-ins per account and client address (a success resets it). */
   loginAccount: Rule;
+  /** Failed sign-ins per account across all addresses. */
+  loginAccountGlobal: Rule;
+  /** Failed sign-ins per client address, whatever the accounts. */
   loginIp: Rule;
   resetAccount: Rule;
   resetIp: Rule;
   registerIp: Rule;
+  /** Mails to an address the user typed (e-mail change; gifts by e-mail share the counter), per user. */
+  mailUser: Rule;
 };
 
 /** Who is asking: what the HTTP edge knows about the request. */
@@ -66,6 +73,8 @@ export type EmailPreferences = { allow_marketing: boolean; allow_security: boole
 const RESET_CODE_SECONDS = 10 * 60;
 const RESET_CODE_TRIES = 5;
 const EMAIL_CHANGE_SECONDS = 24 * 3600;
+/** How long the old address can undo a change (long enough for a holiday, short for a recycled mailbox). */
+const EMAIL_UNDO_SECONDS = 7 * 24 * 3600;
 const SSO_TICKET_SECONDS = 60;
 const RECOVERY_CODES = 10;
 const CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
@@ -130,15 +139,39 @@ export function createAccounts(deps: {
     return rows[0];
   }
 
-  /** Sends a security notice (notification always; e-mail if the user allows security mail). */
-  async function securityNotice(user: SessionUser, type: "password_changed" | "email_changed" | "two_fa_enabled" | "two_fa_disabled", params: Record<string, string> = {}) {
-    await notifications.create(user.id, type, params);
-    if (!user.allowSecurity) return;
-    const template = type === "email_changed" ? "email_changed_notice" : type;
-    const mailParams = type === "email_changed" ? { newEmail: params.email ?? "" } : {};
+  /**
+   * Tells the user of a change of password or 2FA: a notification and a mail. These are never
+   * silenced: allow_security covers only optional notices (such as new sign-ins), not changes that
+   * an intruder would want the owner not to see. (An e-mail change tells the old address with an
+   * undo link when it is asked for: see changeEmail.)
+   */
+  async function securityNotice(user: SessionUser, type: "password_changed" | "two_fa_enabled" | "two_fa_disabled") {
+    await notifications.create(user.id, type);
     await mailer
-      .send({ to: user.email, locale: user.locale as Locale, template, params: mailParams } as Parameters<Mailer["send"]>[0])
+      .send({ to: user.email, locale: user.locale as Locale, template: type })
       .catch((err: unknown) => logger.error({ err }, "security notice mail failed"));
+  }
+
+  const localePrefix = (locale: string) => (locale === "ru" ? "" : `/${locale}`);
+
+  /** A new reset code for the user (older ones die), mailed to the account's address. */
+  async function issueResetCode(user: SessionUser) {
+    const code = sixDigitCode();
+    const now = clock.now();
+    await db.transaction(async (tx) => {
+      // A newer code kills the older ones. They are deleted, not kept as used: six digits
+      // repeat, and (purpose, code_hash) is unique, so a kept row would refuse a repeated code.
+      await tx.delete(oneTimeCodes).where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, "password_reset")));
+      await tx.insert(oneTimeCodes).values({
+        userId: user.id,
+        purpose: "password_reset",
+        codeHash: sha256(`${user.id}:${code}`),
+        expiresAt: new Date(now.getTime() + RESET_CODE_SECONDS * 1000),
+        createdAt: now,
+      });
+    });
+    const link = `${publicUrl}${localePrefix(user.locale)}/auth/restore-password?email=${encodeURIComponent(user.email)}&code=${code}`;
+    await mailer.send({ to: user.email, locale: user.locale as Locale, template: "password_reset", params: { code, link } });
   }
 
   function isUniqueViolation(error: unknown, constraint: string): boolean {
@@ -174,54 +207,101 @@ export function createAccounts(deps: {
     return used.length === 1;
   }
 
-  const loginKeys = (ip: string, user: SessionUser | undefined, login: string) => ({
-    account: user ? `login:user:${user.id}` : `login:name:${login.trim().toLowerCase()}`,
-    ip: `login:ip:${ip}`,
-  });
+  /**
+   * The counters of a secret check (decisions §2): the account from this client address, the
+   * client address whatever the account, and the account from all addresses. Failures from one
+   * address lock only that address out of the account: the owner signs in from another one
+   * unless failures from many addresses add up to the account-wide limit. Unknown logins are
+   * counted by name, so that they look like known ones.
+   */
+  function attemptKeys(ip: string, user: SessionUser | undefined, login: string) {
+    const account = user ? `login:user:${user.id}` : `login:name:${login.trim().normalize("NFC").toLowerCase()}`;
+    const address = addressKey(ip);
+    return { pair: `${account}:ip:${address}`, ip: `login:ip:${address}`, account };
+  }
+  type AttemptKeys = ReturnType<typeof attemptKeys>;
 
   /**
-   * Counts a sign-in attempt against both limits before the secret is checked, refusing it past
-   * either; the caller gives it back when it was no failure. Counting first (rather than checking,
-   * then counting failures) keeps parallel requests from all slipping under the limit.
+   * Counts an attempt at a secret (password or second factor) against all three limits before it
+   * is checked, refusing it past any of them; counting first (rather than checking, then counting
+   * failures) keeps parallel requests from all slipping under a limit. The narrowest counter comes
+   * first, and a refusal gives back what was counted, so attempts refused at a locked (account,
+   * address) pair never use up the account's own limit.
    */
-  async function reserveAttempt(keys: { account: string; ip: string }) {
-    await limiter.consume(keys.ip, limits.loginIp);
-    try {
-      await limiter.consume(keys.account, limits.loginAccount);
-    } catch (error) {
-      await limiter.release(keys.ip);
-      throw error;
-    }
+  async function reserveAttempt(keys: AttemptKeys) {
+    await limiter.consumeAll([
+      [keys.pair, limits.loginAccount],
+      [keys.ip, limits.loginIp],
+      [keys.account, limits.loginAccountGlobal],
+    ]);
+  }
+
+  /**
+   * An attempt that was no failure: it is given back to the address and account-wide counters;
+   * a complete success also resets the (account, address) counter. A right password with a second
+   * factor still to come is not complete: a known password would otherwise buy unlimited guesses
+   * at the second factor.
+   */
+  async function attemptSucceeded(keys: AttemptKeys, complete: boolean) {
+    await Promise.all([
+      limiter.release(keys.ip),
+      limiter.release(keys.account),
+      complete ? limiter.reset(keys.pair) : limiter.release(keys.pair),
+    ]);
   }
 
   const newReferralCode = () => randomString(8, REFERRAL_ALPHABET);
 
-  /** Finds the live one-time code of a purpose for a user, spending one try on it atomically. */
-  async function spendResetTry(userId: number): Promise<{ id: number; codeHash: string } | undefined> {
+  /**
+   * Spends one try on the live reset code of the account with this address, in one statement
+   * whatever the address: an unknown address, an account without a live code and a wrong code all
+   * cost the same (decisions §3: the answer must not tell whether the address is registered).
+   */
+  async function spendResetTry(email: string): Promise<{ id: number; userId: number; codeHash: string } | undefined> {
     const now = clock.now();
-    const [latest] = await db
+    const latest = db
       .select({ id: oneTimeCodes.id })
       .from(oneTimeCodes)
-      .where(and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, "password_reset"), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
+      .innerJoin(users, eq(users.id, oneTimeCodes.userId))
+      .where(and(sql`lower(${users.email}) = ${email}`, eq(oneTimeCodes.purpose, "password_reset"), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
       .orderBy(desc(oneTimeCodes.id))
       .limit(1);
-    if (!latest) return undefined;
     const [row] = await db
       .update(oneTimeCodes)
       .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
-      .where(and(eq(oneTimeCodes.id, latest.id), lt(oneTimeCodes.attempts, RESET_CODE_TRIES), isNull(oneTimeCodes.usedAt)))
-      .returning({ id: oneTimeCodes.id, codeHash: oneTimeCodes.codeHash });
+      .where(and(inArray(oneTimeCodes.id, latest), lt(oneTimeCodes.attempts, RESET_CODE_TRIES), isNull(oneTimeCodes.usedAt)))
+      .returning({ id: oneTimeCodes.id, userId: oneTimeCodes.userId, codeHash: oneTimeCodes.codeHash });
     return row;
   }
 
-  /** The reset code's row when `code` is right; a wrong code costs one of its five tries. */
-  async function checkResetCode(email: string, code: string): Promise<{ user: SessionUser; codeId: number }> {
-    const user = await findUserByLogin(db, email);
-    const row = user ? await spendResetTry(user.id) : undefined;
-    if (!user || !row || row.codeHash !== sha256(`${user.id}:${code}`)) throw new DomainError("invalid_code");
+  /**
+   * The reset code's row when `code` is right; a wrong code costs one of its five tries. Checks
+   * are limited like reset requests, per address and per e-mail (unknown ones too), counted before
+   * the check and given back when the code is right.
+   */
+  async function checkResetCode(email: string, code: string, meta: Pick<RequestMeta, "ip">): Promise<{ user: SessionUser; codeId: number }> {
+    const keys = [`reset-check:email:${email}`, `reset-check:ip:${addressKey(meta.ip)}`] as const;
+    await limiter.consumeAll([
+      [keys[0], limits.resetAccount],
+      [keys[1], limits.resetIp],
+    ]);
+    const row = await spendResetTry(email);
+    if (!row || row.codeHash !== sha256(`${row.userId}:${code}`)) throw new DomainError("invalid_code");
     // A right code gives its try back: only wrong ones count.
     await db.update(oneTimeCodes).set({ attempts: sql`${oneTimeCodes.attempts} - 1` }).where(eq(oneTimeCodes.id, row.id));
-    return { user, codeId: row.id };
+    await Promise.all(keys.map((key) => limiter.release(key)));
+    return { user: await getUser(row.userId), codeId: row.id };
+  }
+
+  const EMAIL_UNDO_PURPOSE = "email_change_undo";
+
+  /** The live undo link of a token: its row, or undefined. */
+  async function liveUndo(token: string) {
+    const [row] = await db
+      .select()
+      .from(oneTimeCodes)
+      .where(and(eq(oneTimeCodes.purpose, EMAIL_UNDO_PURPOSE), eq(oneTimeCodes.codeHash, sha256(token)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, clock.now())));
+    return row && typeof row.payload?.email === "string" ? { ...row, email: row.payload.email } : undefined;
   }
 
   return {
@@ -230,7 +310,7 @@ export function createAccounts(deps: {
 
     async register(input: z.infer<typeof RegisterSchema>, meta: RequestMeta & { referrerCode?: string }) {
       await requireRecaptcha(input.recaptchaToken, meta.ip);
-      await limiter.consume(`register:ip:${meta.ip}`, limits.registerIp);
+      await limiter.consume(`register:ip:${addressKey(meta.ip)}`, limits.registerIp);
       refuseCommon(input.password, "password");
       const referralSource = (input.referrer ?? meta.referrerCode)?.trim().toUpperCase();
       const referrer = referralSource
@@ -274,17 +354,14 @@ export function createAccounts(deps: {
     async login(input: z.infer<typeof LoginSchema>, meta: RequestMeta) {
       await requireRecaptcha(input.recaptchaToken, meta.ip);
       const user = await findUserByLogin(db, input.login);
-      const keys = loginKeys(meta.ip, user, input.login);
+      const keys = attemptKeys(meta.ip, user, input.login);
       await reserveAttempt(keys);
       // Unknown accounts cost the same Argon2 verification as known ones.
       dummyHash ??= hashPassword(randomToken());
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
       if (!user || !ok) throw new DomainError("invalid_credentials");
-      await limiter.release(keys.ip);
-      // Only a complete sign-in resets the account counter: with 2FA that is confirmTwoFa, or a
-      // known password would buy unlimited guesses at the second factor.
-      if (user.twoFaEnabled) await limiter.release(keys.account);
-      else await limiter.reset(keys.account);
+      // With 2FA, the sign-in is complete only at confirmTwoFa.
+      await attemptSucceeded(keys, !user.twoFaEnabled);
       refuseSuspended(user);
       await db
         .update(users)
@@ -300,11 +377,10 @@ export function createAccounts(deps: {
 
     async confirmTwoFa(pre2faSessionId: number, userId: number, code: string, meta: RequestMeta) {
       const user = await getUser(userId);
-      const keys = loginKeys(meta.ip, user, "");
+      const keys = attemptKeys(meta.ip, user, "");
       await reserveAttempt(keys);
       if (!(await useSecondFactor(user, code))) throw new DomainError("invalid_code", "errors.invalid_two_fa_code");
-      await limiter.release(keys.ip);
-      await limiter.reset(keys.account);
+      await attemptSucceeded(keys, true);
       await sessions.revoke(pre2faSessionId);
       const { token } = await sessions.create(user.id, "full", meta);
       return { token, user };
@@ -322,40 +398,23 @@ export function createAccounts(deps: {
      */
     async requestPasswordReset(email: string, recaptchaToken: string | undefined, meta: RequestMeta): Promise<{ done: Promise<void> }> {
       await requireRecaptcha(recaptchaToken, meta.ip);
-      await limiter.consume(`reset:ip:${meta.ip}`, limits.resetIp);
+      await limiter.consume(`reset:ip:${addressKey(meta.ip)}`, limits.resetIp);
       const done = background.run(async () => {
         const { count } = await limiter.countAndRead(`reset:email:${email}`, limits.resetAccount);
         if (count > limits.resetAccount.limit) return;
         const user = await findUserByLogin(db, email);
-        if (!user) return;
-        const code = sixDigitCode();
-        const now = clock.now();
-        await db.transaction(async (tx) => {
-          // A newer code kills the older ones. They are deleted, not kept as used: six digits
-          // repeat, and (purpose, code_hash) is unique, so a kept row would refuse a repeated code.
-          await tx.delete(oneTimeCodes).where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, "password_reset")));
-          await tx.insert(oneTimeCodes).values({
-            userId: user.id,
-            purpose: "password_reset",
-            codeHash: sha256(`${user.id}:${code}`),
-            expiresAt: new Date(now.getTime() + RESET_CODE_SECONDS * 1000),
-            createdAt: now,
-          });
-        });
-        const prefix = user.locale === "ru" ? "" : `/${user.locale}`;
-        const link = `${publicUrl}${prefix}/auth/restore-password?email=${encodeURIComponent(user.email)}&code=${code}`;
-        await mailer.send({ to: user.email, locale: user.locale as Locale, template: "password_reset", params: { code, link } });
+        if (user) await issueResetCode(user);
       });
       return { done };
     },
 
-    async validateResetCode(input: z.infer<typeof ValidateResetCodeSchema>) {
-      await checkResetCode(input.email, input.resetCode);
+    async validateResetCode(input: z.infer<typeof ValidateResetCodeSchema>, meta: Pick<RequestMeta, "ip">) {
+      await checkResetCode(input.email, input.resetCode, meta);
     },
 
-    async setPasswordReset(input: z.infer<typeof SetPasswordResetSchema>) {
+    async setPasswordReset(input: z.infer<typeof SetPasswordResetSchema>, meta: Pick<RequestMeta, "ip">) {
       refuseCommon(input.password, "password");
-      const { user, codeId } = await checkResetCode(input.email, input.resetCode);
+      const { user, codeId } = await checkResetCode(input.email, input.resetCode, meta);
       const passwordHash = await hashPassword(input.password);
       await db.transaction(async (tx) => {
         const used = await tx
@@ -372,13 +431,14 @@ export function createAccounts(deps: {
 
     async changePassword(userId: number, sessionId: number, input: z.infer<typeof ChangePasswordSchema>, meta: RequestMeta) {
       const user = await getUser(userId);
-      const key = `login:user:${user.id}`;
-      // Counted before the check (see reserveAttempt), given back when the password is right.
-      await limiter.consume(key, limits.loginAccount);
+      // A password check like a sign-in's: same counters (a stolen session must not buy unlimited
+      // guesses at the password), counted before the check.
+      const keys = attemptKeys(meta.ip, user, "");
+      await reserveAttempt(keys);
       if (!(await verifyPassword(user.passwordHash, input.old_password))) {
         throw new DomainError("validation_failed", "errors.validation_failed", { fields: { old_password: "validation.password_wrong" } });
       }
-      await limiter.release(key);
+      await attemptSucceeded(keys, true);
       refuseCommon(input.new_password, "new_password");
       const passwordHash = await hashPassword(input.new_password);
       const token = await db.transaction(async (tx) => {
@@ -391,34 +451,59 @@ export function createAccounts(deps: {
       return { token };
     },
 
+    /**
+     * Asks for a new address. The answer is the same whether the address is free or belongs to
+     * another account (pending_email set either way): a free one gets the confirmation link, a
+     * taken one a mail that someone tried to use it, with no link, so confirming can never take
+     * it. The old address is always told, with a link that undoes the change. Mail to an address
+     * the user typed is limited per user (RATE_MAIL_USER, shared with gifts by e-mail).
+     */
     async changeEmail(userId: number, input: z.infer<typeof ChangeEmailSchema>) {
       const user = await getUser(userId);
       if (input.email === user.email) {
         throw new DomainError("validation_failed", "errors.validation_failed", { fields: { email: "validation.email_same" } });
       }
-      if (await findUserByLogin(db, input.email)) {
-        throw new DomainError("email_taken", "errors.email_taken", { fields: { email: "validation.email_taken" } });
-      }
+      await limiter.consume(`mail:user:${user.id}`, limits.mailUser);
+      const owner = await findUserByLogin(db, input.email);
       const token = randomToken();
+      const undoToken = randomToken();
       const now = clock.now();
       const [updated] = await db.transaction(async (tx) => {
         await tx
           .update(oneTimeCodes)
           .set({ usedAt: now })
           .where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, "email_change"), isNull(oneTimeCodes.usedAt)));
+        // The same rows for a taken address, so that the work (and its time) does not tell; its
+        // token is never sent, and the row is marked so that it can never be confirmed.
         await tx.insert(oneTimeCodes).values({
           userId: user.id,
           purpose: "email_change",
           codeHash: sha256(token),
-          payload: { email: input.email },
+          payload: owner ? { email: input.email, taken: true } : { email: input.email },
           expiresAt: new Date(now.getTime() + EMAIL_CHANGE_SECONDS * 1000),
+          createdAt: now,
+        });
+        await tx.insert(oneTimeCodes).values({
+          userId: user.id,
+          purpose: EMAIL_UNDO_PURPOSE,
+          codeHash: sha256(undoToken),
+          payload: { email: user.email, newEmail: input.email },
+          expiresAt: new Date(now.getTime() + EMAIL_UNDO_SECONDS * 1000),
           createdAt: now,
         });
         return tx.update(users).set({ pendingEmail: input.email, updatedAt: now }).where(eq(users.id, user.id)).returning();
       });
-      const prefix = user.locale === "ru" ? "" : `/${user.locale}`;
-      const link = `${publicUrl}${prefix}/auth/confirm-email?token=${token}`;
-      await mailer.send({ to: input.email, locale: user.locale as Locale, template: "email_change_confirm", params: { link, newEmail: input.email } });
+      const prefix = localePrefix(user.locale);
+      const locale = user.locale as Locale;
+      // After the answer, so that neither the mail server's time nor a failure tells anything.
+      void background.run(() =>
+        owner
+          ? mailer.send({ to: input.email, locale: owner.locale as Locale, template: "email_change_taken", params: { newEmail: input.email } })
+          : mailer.send({ to: input.email, locale, template: "email_change_confirm", params: { link: `${publicUrl}${prefix}/auth/confirm-email?token=${token}`, newEmail: input.email } }),
+      );
+      void background.run(() =>
+        mailer.send({ to: user.email, locale, template: "email_changed_notice", params: { newEmail: input.email, link: `${publicUrl}${prefix}/auth/undo-email?token=${undoToken}` } }),
+      );
       return { user: updated! };
     },
 
@@ -437,18 +522,71 @@ export function createAccounts(deps: {
             .where(and(eq(oneTimeCodes.purpose, "email_change"), eq(oneTimeCodes.codeHash, sha256(token)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
             .returning();
           const pending = code?.payload?.email;
-          if (!code || typeof pending !== "string") throw new DomainError("invalid_code", "errors.invalid_link");
+          if (!code || typeof pending !== "string" || code.payload?.taken) throw new DomainError("invalid_code", "errors.invalid_link");
           email = pending;
           [before] = await tx.select().from(users).where(eq(users.id, code.userId));
           const [updated] = await tx.update(users).set({ email, pendingEmail: null, updatedAt: now }).where(eq(users.id, code.userId)).returning();
           return updated!;
         });
-        if (before) await securityNotice(before, "email_changed", { email });
+        // The old address was told, with its undo link, when the change was asked for.
+        if (before) await notifications.create(before.id, "email_changed", { email });
         return { user };
       } catch (error) {
         if (isUniqueViolation(error, "users_email_lower")) throw new DomainError("email_taken");
         throw error;
       }
+    },
+
+    /** The address an undo link would bring back, while the link is live (for its page). */
+    async emailUndoTarget(token: string): Promise<string | undefined> {
+      return (await liveUndo(token))?.email;
+    },
+
+    /**
+     * Opens the undo link mailed to the old address: the pending change dies, the old address is
+     * the account's again, every session ends, the password stops working and a reset code goes
+     * to the old address (whoever asked for the change may know the password). Later undo links
+     * die too, so an intruder who changed the address twice cannot undo the owner's undo; earlier
+     * ones stay, so the owner's link always works within its lifetime.
+     */
+    async undoEmailChange(token: string): Promise<{ email: string }> {
+      const unusable = await hashPassword(randomToken());
+      const now = clock.now();
+      let restored: SessionUser;
+      try {
+        restored = await db.transaction(async (tx) => {
+          const [code] = await tx
+            .update(oneTimeCodes)
+            .set({ usedAt: now })
+            .where(and(eq(oneTimeCodes.purpose, EMAIL_UNDO_PURPOSE), eq(oneTimeCodes.codeHash, sha256(token)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
+            .returning();
+          const email = code?.payload?.email;
+          if (!code || typeof email !== "string") throw new DomainError("invalid_code", "errors.invalid_link");
+          await tx
+            .update(oneTimeCodes)
+            .set({ usedAt: now })
+            .where(
+              and(
+                eq(oneTimeCodes.userId, code.userId),
+                isNull(oneTimeCodes.usedAt),
+                or(eq(oneTimeCodes.purpose, "email_change"), and(eq(oneTimeCodes.purpose, EMAIL_UNDO_PURPOSE), gt(oneTimeCodes.id, code.id))),
+              ),
+            );
+          const [user] = await tx
+            .update(users)
+            .set({ email, pendingEmail: null, passwordHash: unusable, updatedAt: now })
+            .where(eq(users.id, code.userId))
+            .returning();
+          await sessions.revokeAll(code.userId, undefined, tx);
+          return user!;
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, "users_email_lower")) throw new DomainError("email_taken");
+        throw error;
+      }
+      await notifications.create(restored.id, "email_changed", { email: restored.email });
+      await issueResetCode(restored).catch((err: unknown) => logger.error({ err }, "reset code after an undone e-mail change failed"));
+      return { email: restored.email };
     },
 
     async enableTwoFa(userId: number) {
@@ -475,19 +613,19 @@ export function createAccounts(deps: {
       return { recovery_codes: codes.map((c) => `${c.slice(0, 4)}-${c.slice(4)}`) };
     },
 
-    async disableTwoFa(userId: number, input: z.infer<typeof DisableTwoFaSchema>) {
+    async disableTwoFa(userId: number, input: z.infer<typeof DisableTwoFaSchema>, meta: RequestMeta) {
       const user = await getUser(userId);
       if (!user.twoFaEnabled) throw new DomainError("conflict", "errors.two_fa_already_off");
-      const key = `login:user:${user.id}`;
-      // Counted before the check (see reserveAttempt), given back when both are right.
-      await limiter.consume(key, limits.loginAccount);
+      // Password and code are checked like a sign-in's (see reserveAttempt), given back when both are right.
+      const keys = attemptKeys(meta.ip, user, "");
+      await reserveAttempt(keys);
       const passwordOk = await verifyPassword(user.passwordHash, input.password);
       if (!passwordOk || !(await useSecondFactor(user, input.code))) {
         throw new DomainError("validation_failed", "errors.validation_failed", {
           fields: passwordOk ? { code: "validation.code_wrong" } : { password: "validation.password_wrong" },
         });
       }
-      await limiter.release(key);
+      await attemptSucceeded(keys, true);
       await db.transaction(async (tx) => {
         await tx.update(users).set({ twoFaEnabled: false, twoFaSecret: null, twoFaLastStep: null, updatedAt: clock.now() }).where(eq(users.id, user.id));
         await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id));

@@ -1,11 +1,16 @@
 // Gifts (decisions §3–4): paid from the giver's balance; with a recipient the days go straight to
 // their subscription and both are told; without one a code is made that anyone signed in can
-// redeem once, unless a refund of the money that paid for it voided it first (decisions §6).
+// redeem once, unless a refund of the money that paid for it voided it first (decisions §6). A recipient given by e-mail never tells whether the address is registered: a
+// registered one gets the days, an unknown one the code by mail, and the giver's answer is the
+// same. Usernames are public handles and must exist. The giver is named by username, never by
+// e-mail ("a NOVA user" without one).
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { gifts, users } from "../../db/schema/index.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import { findUserByLogin } from "../accounts/accounts.store.ts";
+import { EmailSchema } from "../accounts/accounts.schema.ts";
+import type { RateLimiter, Rule } from "../ratelimit/index.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { snapshot, type Ledger, type TransactionView } from "../ledger/index.ts";
 import type { Mailer } from "../mail/index.ts";
@@ -19,7 +24,15 @@ import { isSuspended } from "../suspensions/index.ts";
 
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
-export type GiftView = { code: string; cheat_id: number; days: number; recipient: string | null; redeemed: boolean };
+/**
+ * A gift as the giver sees it. To an e-mail address: code and redeemed are null and delivered is
+ * true whatever became of it (decisions §4); to a username: the code and redeemed true; as a
+ * code: the code, redeemed false, delivered false.
+ */
+export type GiftView = { code: string | null; cheat_id: number; days: number; recipient: string | null; redeemed: boolean | null; delivered: boolean };
+
+/** How a notification names a giver without a username: translated when it is read. */
+const ANONYMOUS_GIVER = { t: "gift.anonymousGiver" };
 
 export type Gifts = ReturnType<typeof createGifts>;
 
@@ -32,27 +45,43 @@ export function createGifts(deps: {
   notifications: Notifications;
   mailer: Mailer;
   background: Background;
+  limiter: RateLimiter;
+  /** Mails to an address the user typed, per user: the counter e-mail changes use too. */
+  mailLimit: Rule;
+  publicUrl: string;
 }) {
-  const { db, clock, catalog, ledger, subscriptions, notifications, mailer, background } = deps;
+  const { db, clock, catalog, ledger, subscriptions, notifications, mailer, background, limiter, mailLimit, publicUrl } = deps;
 
   return {
     async give(giverId: number, input: { productId: number; recipient?: string; area: string }): Promise<{ gift: GiftView; balance: number; transaction: TransactionView }> {
       const product = catalog.productsForArea(input.area).find((p) => p.id === input.productId);
       if (!product) throw new DomainError("not_found", "errors.product_not_found");
-      const recipient = input.recipient ? await findUserByLogin(db, input.recipient) : undefined;
-      if (input.recipient && !recipient) {
-        throw new DomainError("not_found", "errors.recipient_not_found", { fields: { recipient: "validation.recipient_unknown" } });
-      }
-      if (recipient?.id === giverId) {
-        throw new DomainError("validation_failed", "errors.validation_failed", { fields: { recipient: "validation.recipient_self" } });
-      }
-      // A suspended account cannot be sent gifts (decisions §7).
-      if (recipient && isSuspended(recipient)) {
-        throw new DomainError("conflict", "errors.recipient_unavailable", { fields: { recipient: "validation.recipient_unavailable" } });
-      }
       const [giver] = await db.select().from(users).where(eq(users.id, giverId));
       if (!giver) throw new DomainError("unauthenticated");
+      const selfGift = () => new DomainError("validation_failed", "errors.validation_failed", { fields: { recipient: "validation.recipient_self" } });
+      // An e-mail address (it has an "@"): its answer never depends on whether it is registered.
+      let email: string | undefined;
+      if (input.recipient?.includes("@")) {
+        const parsed = EmailSchema.safeParse(input.recipient);
+        if (!parsed.success) throw new DomainError("validation_failed", "errors.validation_failed", { fields: { recipient: "validation.email" } });
+        email = parsed.data;
+        if (email === giver.email) throw selfGift();
+        await limiter.consume(`mail:user:${giverId}`, mailLimit);
+      }
+      let recipient = input.recipient ? await findUserByLogin(db, input.recipient) : undefined;
+      if (input.recipient && !email && !recipient) {
+        throw new DomainError("not_found", "errors.recipient_not_found", { fields: { recipient: "validation.recipient_unknown" } });
+      }
+      if (recipient?.id === giverId) throw selfGift();
+      // A suspended account cannot be sent gifts (decisions §7). Named by username (public), it is
+      // refused; named by e-mail, it is treated as an unknown address (the code goes by mail, and it
+      // cannot be redeemed while the account is suspended), so the answer still tells nothing.
+      if (recipient && isSuspended(recipient)) {
+        if (!email) throw new DomainError("conflict", "errors.recipient_unavailable", { fields: { recipient: "validation.recipient_unavailable" } });
+        recipient = undefined;
+      }
       const game = catalog.cheatById(product.cheat_id)?.name ?? String(product.cheat_id);
+      const from = giver.username ?? null;
       const code = randomString(12, CODE_ALPHABET);
       const result = await db.transaction(async (tx) => {
         const now = clock.now();
@@ -75,30 +104,32 @@ export function createGifts(deps: {
         });
         if (recipient) {
           await subscriptions.grantDays(tx, recipient.id, product.cheat_id, product.params.days);
-          const from = giver.username ?? giver.email;
-          await notifications.create(recipient.id, "gift_received", { game, days: product.params.days, from }, tx);
-          await notifications.create(giverId, "gift_sent", { game, days: product.params.days, to: recipient.username ?? recipient.email }, tx);
+          await notifications.create(recipient.id, "gift_received", { game, days: product.params.days, from: from ?? ANONYMOUS_GIVER }, tx);
+        }
+        if (recipient || email) {
+          // By e-mail, the giver is told of the address as typed, whether or not it is registered.
+          await notifications.create(giverId, "gift_sent", { game, days: product.params.days, to: email ?? recipient!.username ?? "" }, tx);
         }
         return { balance, transaction };
       });
+      const days = product.params.days;
       if (recipient) {
-        void background.run(() =>
-          mailer.send({
-            to: recipient.email,
-            locale: recipient.locale as Locale,
-            template: "gift_received",
-            params: { game, days: product.params.days, from: giver.username ?? giver.email },
-          }),
-        );
+        void background.run(() => mailer.send({ to: recipient.email, locale: recipient.locale as Locale, template: "gift_received", params: { game, days, from } }));
+      } else if (email) {
+        // An unknown address: the code, to redeem after signing up, in the giver's language.
+        const prefix = giver.locale === "ru" ? "" : `/${giver.locale}`;
+        const link = `${publicUrl}${prefix}/auth/register`;
+        void background.run(() => mailer.send({ to: email, locale: giver.locale as Locale, template: "gift_invite", params: { game, days, code, from, link } }));
       } else {
-        void background.run(() =>
-          mailer.send({ to: giver.email, locale: giver.locale as Locale, template: "gift_code", params: { game, days: product.params.days, code } }),
-        );
+        void background.run(() => mailer.send({ to: giver.email, locale: giver.locale as Locale, template: "gift_code", params: { game, days, code } }));
       }
-      return {
-        ...result,
-        gift: { code, cheat_id: product.cheat_id, days: product.params.days, recipient: recipient ? (recipient.username ?? recipient.email) : null, redeemed: Boolean(recipient) },
-      };
+      const base = { cheat_id: product.cheat_id, days };
+      const gift: GiftView = email
+        ? { ...base, code: null, recipient: email, redeemed: null, delivered: true }
+        : recipient
+          ? { ...base, code, recipient: recipient.username, redeemed: true, delivered: true }
+          : { ...base, code, recipient: null, redeemed: false, delivered: false };
+      return { ...result, gift };
     },
 
     /** Redeems a gift code once, for the signed-in user. */
@@ -115,11 +146,11 @@ export function createGifts(deps: {
         if (!gift) throw new DomainError("not_found", "errors.gift_not_found", { fields: { code: "validation.gift_code" } });
         await subscriptions.grantDays(tx, userId, gift.cheatId, gift.days);
         const game = catalog.cheatById(gift.cheatId)?.name ?? String(gift.cheatId);
-        const [giver] = await tx.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, gift.giverId));
-        await notifications.create(userId, "gift_received", { game, days: gift.days, from: giver?.username ?? giver?.email ?? "" }, tx);
+        const [giver] = await tx.select({ username: users.username }).from(users).where(eq(users.id, gift.giverId));
+        await notifications.create(userId, "gift_received", { game, days: gift.days, from: giver?.username ?? ANONYMOUS_GIVER }, tx);
         return {
           subscriptions: await subscriptions.list(userId, tx),
-          gift: { code, cheat_id: gift.cheatId, days: gift.days, recipient: null, redeemed: true },
+          gift: { code, cheat_id: gift.cheatId, days: gift.days, recipient: null, redeemed: true, delivered: false },
         };
       });
     },

@@ -184,12 +184,14 @@ describe("templates", () => {
   const samples: { [K in keyof MailTemplates]: MailTemplates[K] } = {
     password_reset: { code: "111222", link: `${PUBLIC_URL}/reset?code=111222` },
     email_change_confirm: { link: `${PUBLIC_URL}/confirm-email?token=abc`, newEmail: "new@example.com" },
-    email_changed_notice: { newEmail: "new@example.com" },
+    email_changed_notice: { newEmail: "new@example.com", link: `${PUBLIC_URL}/auth/undo-email?token=def` },
+    email_change_taken: { newEmail: "taken@example.com" },
     password_changed: {},
     two_fa_enabled: {},
     two_fa_disabled: {},
     gift_received: { game: "Minecraft", days: 7, from: "alex" },
     gift_code: { game: "CS2", days: 30, code: "GIFT-ABCD-1234" },
+    gift_invite: { game: "Dota 2", days: 7, code: "ABCDEFGH2345", from: "alex", link: `${PUBLIC_URL}/en/auth/register` },
     subscription_expiring: { game: "Dota 2", date: new Date("2026-03-15T12:00:00Z") },
     receipt: { description: "Dota 2 — 30 days", amount: "$15.00" },
   };
@@ -208,6 +210,18 @@ describe("templates", () => {
       subjects.add(mail.subject);
     }
     expect(subjects.size).toBe(MAIL_TEMPLATE_IDS.length);
+  });
+
+  it.each(LOCALES)("names a giver without a username as a NOVA user in %s, never by anything else", (locale) => {
+    const anonymous = catalogs.t(locale)("gift.anonymousGiver");
+    expect(anonymous).not.toMatch(/gift\./);
+    for (const template of ["gift_received", "gift_invite"] as const) {
+      const params = { ...samples[template], from: null };
+      const mail = mailer.render({ to: "a@example.com", locale, template, params } as MailMessage);
+      expect(mail.subject, `${locale} ${template}`).toContain(anonymous);
+      expect(mail.text, `${locale} ${template}`).toContain(anonymous);
+      expect(mail.text).not.toMatch(/null|undefined/);
+    }
   });
 
   it("writes a date in the reader's language", () => {

@@ -11,14 +11,21 @@ export type MailTemplates = {
   password_reset: { code: string; link: string };
   /** Sent to the new address; link confirms it. */
   email_change_confirm: { link: string; newEmail: string };
-  /** Sent to the old address. */
-  email_changed_notice: { newEmail: string };
+  /**
+   * Sent to the old address whenever a change is asked for, whatever allow_security says; link
+   * undoes the change (decisions §3, issue 7).
+   */
+  email_changed_notice: { newEmail: string; link: string };
+  /** Sent instead of the confirmation when the new address belongs to another account: no link. */
+  email_change_taken: { newEmail: string };
   password_changed: NoParams;
   two_fa_enabled: NoParams;
   two_fa_disabled: NoParams;
-  /** game: its display name; from: the giver's username or e-mail. */
-  gift_received: { game: string; days: number; from: string };
+  /** game: its display name; from: the giver's username, null for none ("a NOVA user"), never an e-mail. */
+  gift_received: { game: string; days: number; from: string | null };
   gift_code: { game: string; days: number; code: string };
+  /** A gift to an address with no account: the code to redeem after signing up (link: registration). */
+  gift_invite: { game: string; days: number; code: string; from: string | null; link: string };
   /** A Date is written in the recipient's language (UTC day); a string is used as it is. */
   subscription_expiring: { game: string; date: Date | string };
   /** amount: already formatted, e.g. formatMoney(1500, "USD", LANG_TAG[locale]). */
@@ -31,11 +38,13 @@ export const MAIL_TEMPLATE_IDS = [
   "password_reset",
   "email_change_confirm",
   "email_changed_notice",
+  "email_change_taken",
   "password_changed",
   "two_fa_enabled",
   "two_fa_disabled",
   "gift_received",
   "gift_code",
+  "gift_invite",
   "subscription_expiring",
   "receipt",
 ] as const satisfies readonly MailTemplateId[];
@@ -62,11 +71,14 @@ type Block =
   /** A lead sentence, then the URL on its own line (text) or a button with a fallback (HTML). */
   | { kind: "link"; lead?: string; button: string; href: string; values?: Values };
 
-type Template<P> = { subject: string; subjectValues?: (p: P) => Values; blocks: (p: P, ctx: RenderContext) => Block[] };
+type Template<P> = { subject: string; subjectValues?: (p: P, ctx: RenderContext) => Values; blocks: (p: P, ctx: RenderContext) => Block[] };
 
 const NOT_YOU: Block = { kind: "p", key: "mail.common.notYou" };
 
 const profileLink = (ctx: RenderContext) => `${ctx.publicUrl}${localePath(ctx.locale, "/profile")}`;
+
+/** The giver as a gift names them: the username, or "a NOVA user" (decisions §4). */
+const giver = (from: string | null, ctx: RenderContext) => from ?? ctx.t("gift.anonymousGiver");
 
 const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
   password_reset: {
@@ -94,7 +106,18 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
   },
   email_changed_notice: {
     subject: "mail.email_changed_notice.subject",
-    blocks: (p): Block[] => [{ kind: "p", key: "mail.email_changed_notice.intro", values: { newEmail: p.newEmail } }, NOT_YOU],
+    blocks: (p): Block[] => [
+      { kind: "p", key: "mail.email_changed_notice.intro", values: { newEmail: p.newEmail } },
+      { kind: "link", lead: "mail.email_changed_notice.undoLead", button: "mail.email_changed_notice.undoButton", href: p.link },
+      { kind: "p", key: "mail.email_changed_notice.expiry" },
+    ],
+  },
+  email_change_taken: {
+    subject: "mail.email_change_taken.subject",
+    blocks: (p): Block[] => [
+      { kind: "p", key: "mail.email_change_taken.intro", values: { newEmail: p.newEmail } },
+      { kind: "p", key: "mail.email_change_taken.ignore" },
+    ],
   },
   password_changed: {
     subject: "mail.password_changed.subject",
@@ -110,9 +133,9 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
   },
   gift_received: {
     subject: "mail.gift_received.subject",
-    subjectValues: (p) => ({ from: p.from }),
+    subjectValues: (p, ctx) => ({ from: giver(p.from, ctx) }),
     blocks: (p, ctx): Block[] => [
-      { kind: "p", key: "mail.gift_received.intro", values: { from: p.from, game: p.game } },
+      { kind: "p", key: "mail.gift_received.intro", values: { from: giver(p.from, ctx), game: p.game } },
       { kind: "p", key: "mail.gift_received.days", values: { days: p.days } },
       { kind: "link", button: "mail.common.profileButton", href: profileLink(ctx) },
     ],
@@ -126,6 +149,17 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
       { kind: "p", key: "mail.gift_code.days", values: { days: p.days } },
       { kind: "p", key: "mail.gift_code.redeem" },
       { kind: "link", button: "mail.common.profileButton", href: profileLink(ctx) },
+    ],
+  },
+  gift_invite: {
+    subject: "mail.gift_invite.subject",
+    subjectValues: (p, ctx) => ({ from: giver(p.from, ctx) }),
+    blocks: (p, ctx): Block[] => [
+      { kind: "p", key: "mail.gift_invite.intro", values: { from: giver(p.from, ctx), game: p.game } },
+      { kind: "code", value: p.code },
+      { kind: "p", key: "mail.gift_code.days", values: { days: p.days } },
+      { kind: "link", lead: "mail.gift_invite.redeem", button: "mail.gift_invite.button", href: p.link },
+      { kind: "p", key: "mail.gift_invite.ignore" },
     ],
   },
   subscription_expiring: {
@@ -159,7 +193,7 @@ export function formatDate(date: Date, locale: Locale): string {
 export function renderMail(message: MailMessage, ctx: RenderContext): RenderedMail {
   const template = TEMPLATES[message.template] as Template<unknown>;
   const params = (message.params ?? {}) as unknown;
-  const subject = oneLine(ctx.t(template.subject, clean(template.subjectValues?.(params))));
+  const subject = oneLine(ctx.t(template.subject, clean(template.subjectValues?.(params, ctx))));
   const blocks = template.blocks(params, ctx).map((block) => (block.kind === "link" ? { ...block, href: checkLink(block.href) } : block));
   return { subject, text: renderText(blocks, ctx), html: renderHtml(subject, blocks, ctx) };
 }

@@ -27,11 +27,15 @@ export type NotificationView = {
 
 type Translate = (key: string, params?: Record<string, string | number>) => string;
 
+/** A value of a notification, or a message key translated when the notification is read. */
+export type NotificationParam = string | number | { t: string };
+
 export type Notifications = ReturnType<typeof createNotifications>;
 
 export function createNotifications({ db }: { db: Db }) {
   return {
-    async create(userId: number, type: NotificationType, params: Record<string, string | number> = {}, tx: Db | Tx = db) {
+    /** A parameter given as `{ t: key }` is a message, translated in the reader's language. */
+    async create(userId: number, type: NotificationType, params: Record<string, NotificationParam> = {}, tx: Db | Tx = db) {
       await tx.insert(notifications).values({ userId, type, data: params });
     },
     async list(userId: number, t: Translate, limit = 50): Promise<NotificationView[]> {
@@ -41,14 +45,19 @@ export function createNotifications({ db }: { db: Db }) {
         .where(eq(notifications.userId, userId))
         .orderBy(desc(notifications.id))
         .limit(limit);
-      return rows.map((n) => ({
-        id: n.id,
-        type: n.type,
-        title: t(`notification.${n.type}.title`, n.data),
-        content: t(`notification.${n.type}.content`, n.data),
-        created_at: n.createdAt.toISOString(),
-        read: n.read,
-      }));
+      return rows.map((n) => {
+        const params = Object.fromEntries(
+          Object.entries((n.data ?? {}) as Record<string, NotificationParam>).map(([k, v]) => [k, typeof v === "object" && v !== null ? t(v.t) : v]),
+        );
+        return {
+          id: n.id,
+          type: n.type,
+          title: t(`notification.${n.type}.title`, params),
+          content: t(`notification.${n.type}.content`, params),
+          created_at: n.createdAt.toISOString(),
+          read: n.read,
+        };
+      });
     },
     async markRead(userId: number, id: number) {
       await db.update(notifications).set({ read: true }).where(and(eq(notifications.userId, userId), eq(notifications.id, id)));

@@ -1,5 +1,6 @@
 // Fixed-window counters for rate limits (decisions §2). They live in PostgreSQL, or in Redis when
 // several app processes should share them without a database round trip.
+import { isIP } from "node:net";
 import { and, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { rateLimits } from "../../db/schema/index.ts";
@@ -7,6 +8,38 @@ import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 
 export type Rule = { limit: number; windowSeconds: number };
+
+/**
+ * What a per-address counter is keyed by (decisions §2): an IPv4 address as it is, an IPv6 address
+ * by its /64. A subscriber is handed a whole /64, so counting single IPv6 addresses would give one
+ * client 2^64 fresh counters. IPv4-mapped IPv6 (::ffff:a.b.c.d) counts as the IPv4 address;
+ * anything that is no address (an in-process request's "local") is kept as it is.
+ */
+export function addressKey(ip: string): string {
+  const address = ip.trim().replace(/%.*$/, "").toLowerCase();
+  if (isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".");
+  }
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address ("::" expanded, a trailing IPv4 part split). */
+function ipv6Groups(address: string): number[] {
+  const parse = (part: string) =>
+    part === ""
+      ? []
+      : part.split(":").flatMap((g) => {
+          if (!g.includes(".")) return [parseInt(g, 16)];
+          const [a, b, c, d] = g.split(".").map(Number) as [number, number, number, number];
+          return [(a << 8) | b, (c << 8) | d];
+        });
+  const [head = "", tail] = address.split("::");
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
 
 export type Counter = {
   /** Counts one event under `key`; returns the count in the current window and its end. */
@@ -102,12 +135,32 @@ export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 export function createRateLimiter(counter: Counter, clock: Clock) {
   const retryAfter = (resetAt: number) => Math.max(1, Math.ceil((resetAt - clock.now().getTime()) / 1000));
+  /** Counts an event; throws rate_limited once the rule's limit is exceeded. */
+  async function consume(key: string, rule: Rule): Promise<void> {
+    const { count, resetAt } = await counter.hit(key, rule.windowSeconds);
+    if (count > rule.limit) {
+      throw new DomainError("rate_limited", "errors.rate_limited", { retryAfterSeconds: retryAfter(resetAt) });
+    }
+  }
   return {
-    /** Counts an event; throws rate_limited once the rule's limit is exceeded. */
-    async consume(key: string, rule: Rule): Promise<void> {
-      const { count, resetAt } = await counter.hit(key, rule.windowSeconds);
-      if (count > rule.limit) {
-        throw new DomainError("rate_limited", "errors.rate_limited", { retryAfterSeconds: retryAfter(resetAt) });
+    consume,
+    /**
+     * Counts one event against several rules, in order, refusing it past any of them. The counts
+     * taken before a refusal are given back, so an event refused by a narrow counter (one account
+     * from one address) never uses up a wider one (the account from everywhere).
+     */
+    async consumeAll(entries: [key: string, rule: Rule][]): Promise<void> {
+      const taken: string[] = [];
+      try {
+        for (const [key, rule] of entries) {
+          taken.push(key);
+          await consume(key, rule);
+        }
+      } catch (error) {
+        // The refusing counter keeps its count (a refused event still counts there, as with consume).
+        taken.pop();
+        await Promise.all(taken.map((key) => counter.release(key)));
+        throw error;
       }
     },
     /** Throws rate_limited when the limit is already reached, without counting. */

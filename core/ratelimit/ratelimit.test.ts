@@ -8,7 +8,7 @@ import { openDatabase, type Database } from "../../db/client.ts";
 import { manualClock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { POSTGRES_ADMIN_URL } from "../../tests/kit/database.ts";
-import { createRateLimiter, postgresCounter, redisCounter, type Counter } from "./index.ts";
+import { addressKey, createRateLimiter, postgresCounter, redisCounter, type Counter } from "./index.ts";
 
 const START = new Date("2026-03-01T12:00:00Z");
 
@@ -265,5 +265,62 @@ describe("createRateLimiter", () => {
     await limiter.release("rel");
     await limiter.consume("rel", rule);
     await rateLimited(limiter.consume("rel", rule));
+  });
+});
+
+describe("createRateLimiter.consumeAll", () => {
+  let database: Database;
+  const clock = manualClock(START);
+  let limiter: ReturnType<typeof createRateLimiter>;
+  let counter: Counter;
+  const narrow = { limit: 2, windowSeconds: 600 };
+  const wide = { limit: 5, windowSeconds: 600 };
+
+  beforeAll(async () => {
+    database = await openDatabase("memory://");
+    counter = postgresCounter(database.db, clock);
+    limiter = createRateLimiter(counter, clock);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("counts one event on every key, and a refusal by a later key gives the earlier ones back", async () => {
+    await limiter.consumeAll([["n1", narrow], ["w", wide]]);
+    await limiter.consumeAll([["n1", narrow], ["w", wide]]);
+    expect((await counter.peek("n1")).count).toBe(2);
+    expect((await counter.peek("w")).count).toBe(2);
+    // n1 is full: refused there, and w is not touched (it was given back).
+    await expect(limiter.consumeAll([["n1", narrow], ["w", wide]])).rejects.toMatchObject({ code: "rate_limited" });
+    expect((await counter.peek("w")).count).toBe(2);
+    // Other narrow keys fill w up; the refusal by w gives their narrow counts back.
+    await limiter.consumeAll([["n2", narrow], ["w", wide]]);
+    await limiter.consumeAll([["n2", narrow], ["w", wide]]);
+    await limiter.consumeAll([["n3", narrow], ["w", wide]]);
+    await expect(limiter.consumeAll([["n3", narrow], ["w", wide]])).rejects.toMatchObject({ code: "rate_limited" });
+    expect((await counter.peek("n3")).count).toBe(1);
+  });
+});
+
+describe("addressKey", () => {
+  it("keeps IPv4 addresses and non-addresses as they are", () => {
+    expect(addressKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressKey("local")).toBe("local");
+    expect(addressKey("unknown")).toBe("unknown");
+  });
+
+  it("counts an IPv6 address by its /64, however it is written", () => {
+    const key = "2001:db8:a:b::/64";
+    for (const ip of ["2001:db8:a:b::1", "2001:0DB8:000A:000B:ffff:ffff:ffff:ffff", "2001:db8:a:b:1:2:3:4", "2001:db8:a:b::5%eth0", "2001:db8:a:b:0:0:1.2.3.4"]) {
+      expect(addressKey(ip), ip).toBe(key);
+    }
+    expect(addressKey("2001:db8:a:c::1")).toBe("2001:db8:a:c::/64");
+    expect(addressKey("::1")).toBe("0:0:0:0::/64");
+    expect(addressKey("fe80::1")).toBe("fe80:0:0:0::/64");
+  });
+
+  it("counts an IPv4-mapped IPv6 address as the IPv4 address", () => {
+    expect(addressKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(addressKey("::FFFF:cb00:7107")).toBe("203.0.113.7");
   });
 });

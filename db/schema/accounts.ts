@@ -1,4 +1,5 @@
-// Users, their sessions, recovery codes, and one-time codes (password reset, e-mail change, SSO).
+// Users, their sessions, recovery codes, and one-time codes (password reset, e-mail change and its
+// undo link to the old address, SSO).
 import { sql, type AnyColumn } from "drizzle-orm";
 import {
   bigint,
@@ -114,7 +115,7 @@ export const oneTimeCodes = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check("one_time_codes_purpose", sql`${t.purpose} in ('password_reset', 'email_change', 'sso_ticket')`),
+    check("one_time_codes_purpose", sql`${t.purpose} in ('password_reset', 'email_change', 'email_change_undo', 'sso_ticket')`),
     check("one_time_codes_attempts", sql`${t.attempts} >= 0`),
     index("one_time_codes_user_purpose").on(t.userId, t.purpose),
     uniqueIndex("one_time_codes_purpose_hash").on(t.purpose, t.codeHash),

@@ -11,8 +11,11 @@ export const notifications = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
-    /** Message key and parameters, rendered in the reader's language. */
-    data: jsonb("data").$type<Record<string, string | number>>().notNull().default({}),
+    /**
+     * Message parameters, rendered in the reader's language; `{ t: key }` is itself a message,
+     * translated when read (e.g. "a NOVA user").
+     */
+    data: jsonb("data").$type<Record<string, string | number | { t: string }>>().notNull().default({}),
     read: boolean("read").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

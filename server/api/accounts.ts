@@ -73,12 +73,12 @@ export function accountRoutes() {
   });
 
   api.post("/auth/validateResetCode", async (c) => {
-    await accounts(c).validateResetCode(await jsonBody(c, ValidateResetCodeSchema));
+    await accounts(c).validateResetCode(await jsonBody(c, ValidateResetCodeSchema), requestMeta(c));
     return ok(c);
   });
 
   api.post("/auth/setPasswordReset", async (c) => {
-    await accounts(c).setPasswordReset(await jsonBody(c, SetPasswordResetSchema));
+    await accounts(c).setPasswordReset(await jsonBody(c, SetPasswordResetSchema), requestMeta(c));
     return ok(c);
   });
 
@@ -106,7 +106,7 @@ export function accountRoutes() {
 
   api.post("/v2/web/user/2fa/disable", async (c) => {
     const auth = requireAuth(c);
-    await accounts(c).disableTwoFa(auth.user.id, await jsonBody(c, DisableTwoFaSchema));
+    await accounts(c).disableTwoFa(auth.user.id, await jsonBody(c, DisableTwoFaSchema), requestMeta(c));
     return ok(c);
   });
 

@@ -15,14 +15,8 @@ export function apiRoutes() {
     if (isApiPath(c.req.path)) c.header("Cache-Control", "no-store");
   });
 
-  // "Other state-changing calls": 60 a minute per user, 600 per client address (decisions §2).
-  api.on(["POST", "PUT", "PATCH", "DELETE"], ["/v2/web/user/*", "/v2/web/payment/paypal/order", "/v2/web/payment/paypal/capture"], async (c, next) => {
-    const { settings, limiter } = c.get("services");
-    const info = c.get("info");
-    if (info.auth) await limiter.consume(`write:user:${info.auth.user.id}`, settings.RATE_WRITE_USER);
-    await limiter.consume(`write:ip:${info.clientIp}`, settings.RATE_WRITE_IP);
-    return next();
-  });
+  // The write limits ("other state-changing calls", decisions §2) are taken for every request in
+  // server/middleware/write-limit.ts, pages and API alike.
 
   api.route("/", accountRoutes());
   api.route("/", commerceRoutes());

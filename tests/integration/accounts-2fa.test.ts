@@ -258,44 +258,51 @@ describe("login with 2FA and confirmTwoFa", () => {
 });
 
 describe("wrong 2FA codes are failed sign-ins", () => {
-  it("answers the 11th wrong code within 15 minutes with 429, which also locks the password step", async () => {
+  it("answers the 11th wrong code from one address within 15 minutes with 429, which also locks the password step there", async () => {
     const user = await registerUser(shop);
     const { secret } = await enableTwoFa(user);
-    const pre = await passwordStep(user);
+    const ip = uniqueIp();
+    const pre = await passwordStep(user, ip);
     for (let i = 1; i <= 10; i++) {
-      const reply = await confirmTwoFa(pre, wrongTotp(secret, shop.clock));
+      const reply = await confirmTwoFa(pre, wrongTotp(secret, shop.clock), ip);
       expect(reply.status, `wrong code ${i}`).toBe(400);
     }
-    const eleventh = await confirmTwoFa(pre, totpNow(secret, shop.clock));
+    const eleventh = await confirmTwoFa(pre, totpNow(secret, shop.clock), ip);
     expect(eleventh.status).toBe(429);
     expect(eleventh.body.code).toBe("rate_limited");
     expect(Number(eleventh.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await login(shop, user.email, user.password)).status).toBe(429);
+    expect((await login(shop, user.email, user.password, { ip })).status).toBe(429);
+    // The owner, from another address, completes both steps.
+    const owner = uniqueIp();
+    expect((await confirmTwoFa(await passwordStep(user, owner), totpNow(secret, shop.clock), owner)).status).toBe(200);
 
     shop.clock.advance(15 * 60 * 1000);
-    const fresh = await passwordStep(user);
-    expect((await confirmTwoFa(fresh, totpNow(secret, shop.clock))).status).toBe(200);
+    const fresh = await passwordStep(user, ip);
+    expect((await confirmTwoFa(fresh, totpNow(secret, shop.clock), ip)).status).toBe(200);
   });
 
   it("does not let a right password reset the count of wrong codes (only a full sign-in does)", async () => {
     const user = await registerUser(shop);
     const { secret } = await enableTwoFa(user);
-    for (let i = 0; i < 5; i++) expect((await confirmTwoFa(await passwordStep(user), wrongTotp(secret, shop.clock))).status).toBe(400);
+    const ip = uniqueIp();
+    for (let i = 0; i < 5; i++) expect((await confirmTwoFa(await passwordStep(user, ip), wrongTotp(secret, shop.clock), ip)).status).toBe(400);
     // The password step succeeded five times; the five wrong codes still count.
-    const pre = await passwordStep(user);
-    for (let i = 0; i < 5; i++) expect((await confirmTwoFa(pre, wrongTotp(secret, shop.clock))).status).toBe(400);
-    expect((await confirmTwoFa(pre, totpNow(secret, shop.clock))).status).toBe(429);
+    const pre = await passwordStep(user, ip);
+    for (let i = 0; i < 5; i++) expect((await confirmTwoFa(pre, wrongTotp(secret, shop.clock), ip)).status).toBe(400);
+    expect((await confirmTwoFa(pre, totpNow(secret, shop.clock), ip)).status).toBe(429);
+    shop.clock.advance(15 * 60 * 1000);
   });
 
-  it("lets no more than 10 of a burst of parallel wrong codes be tried", async () => {
+  it("lets no more than 10 of a burst of parallel wrong codes from one address be tried", async () => {
     const user = await registerUser(shop);
     const { secret } = await enableTwoFa(user);
-    const pre = await passwordStep(user);
-    const replies = await Promise.all(Array.from({ length: 20 }, () => confirmTwoFa(pre, wrongTotp(secret, shop.clock))));
+    const ip = uniqueIp();
+    const pre = await passwordStep(user, ip);
+    const replies = await Promise.all(Array.from({ length: 20 }, () => confirmTwoFa(pre, wrongTotp(secret, shop.clock), ip)));
     const statuses = replies.map((r) => r.status);
     expect(statuses.filter((s) => s === 400)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(10);
-    expect((await confirmTwoFa(pre, totpNow(secret, shop.clock))).status).toBe(429);
+    expect((await confirmTwoFa(pre, totpNow(secret, shop.clock), ip)).status).toBe(429);
     shop.clock.advance(15 * 60 * 1000);
   });
 
@@ -314,13 +321,15 @@ describe("wrong 2FA codes are failed sign-ins", () => {
   it("resets the count on a complete sign-in", async () => {
     const user = await registerUser(shop);
     const { secret } = await enableTwoFa(user);
-    const pre = await passwordStep(user);
-    for (let i = 0; i < 9; i++) expect((await confirmTwoFa(pre, wrongTotp(secret, shop.clock))).status).toBe(400);
-    expect((await confirmTwoFa(pre, totpNow(secret, shop.clock))).status).toBe(200);
+    const ip = uniqueIp();
+    const pre = await passwordStep(user, ip);
+    for (let i = 0; i < 9; i++) expect((await confirmTwoFa(pre, wrongTotp(secret, shop.clock), ip)).status).toBe(400);
+    expect((await confirmTwoFa(pre, totpNow(secret, shop.clock), ip)).status).toBe(200);
     shop.clock.advance(STEP);
-    const next = await passwordStep(user);
-    for (let i = 0; i < 10; i++) expect((await confirmTwoFa(next, wrongTotp(secret, shop.clock))).status).toBe(400);
-    expect((await confirmTwoFa(next, totpNow(secret, shop.clock))).status).toBe(429);
+    const next = await passwordStep(user, ip);
+    for (let i = 0; i < 10; i++) expect((await confirmTwoFa(next, wrongTotp(secret, shop.clock), ip)).status).toBe(400);
+    expect((await confirmTwoFa(next, totpNow(secret, shop.clock), ip)).status).toBe(429);
+    shop.clock.advance(15 * 60 * 1000);
   });
 });
 
@@ -361,6 +370,25 @@ describe("2fa/disable", () => {
     expect(again.body.message).toBe(message(shop, "en", "errors.two_fa_already_off"));
     const notes = (await shop.call("GET", "/v2/web/user/notification", { token: user.token })).body.notifications;
     expect(notes.map((n: { type: string }) => n.type).slice(0, 2)).toEqual(["two_fa_disabled", "two_fa_enabled"]);
+  });
+
+  it("counts wrong passwords here and at changePassword as failed sign-ins of the account from that address", async () => {
+    const user = await registerUser(shop);
+    const { secret } = await enableTwoFa(user);
+    const ip = uniqueIp();
+    for (let i = 0; i < 5; i++) {
+      const reply = await post("/v2/web/user/2fa/disable", user.token, { password: `Not-The-Password-${i}`, code: totpNow(secret, shop.clock) }, ip);
+      expect(reply.status).toBe(400);
+      const change = await post("/v2/web/user/changePassword", user.token, { old_password: `Not-The-Password-${i}`, new_password: "Fresh-Orchid-55" }, ip);
+      expect(change.status).toBe(400);
+    }
+    const eleventh = await post("/v2/web/user/2fa/disable", user.token, { password: user.password, code: totpNow(secret, shop.clock) }, ip);
+    expect(eleventh.status).toBe(429);
+    expect((await post("/v2/web/user/changePassword", user.token, { old_password: user.password, new_password: "Fresh-Orchid-55" }, ip)).status).toBe(429);
+    expect((await login(shop, user.email, user.password, { ip })).status).toBe(429);
+    // From another address the owner still signs in.
+    expect((await login(shop, user.email, user.password)).body).toMatchObject({ status: true, twoFa: true });
+    shop.clock.advance(15 * 60 * 1000);
   });
 
   it("accepts a recovery code, and a new enablement kills the old secret and recovery codes", async () => {

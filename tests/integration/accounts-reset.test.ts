@@ -13,6 +13,7 @@ import {
   uniqueEmail,
   uniqueIp,
   useAccountsShop,
+  type Reply,
   type TestUser,
 } from "./accounts-kit.ts";
 
@@ -169,6 +170,10 @@ describe("/auth/validateResetCode", () => {
       // Wrong tries through either call count.
       expectInvalidCode(i % 2 ? await validate(user.email, otherCode(code, i)) : await setPassword(user.email, otherCode(code, i)));
     }
+    // Five wrong checks also reach the per-e-mail limit on checks (RATE_RESET_ACCOUNT): lift it to
+    // see that the code itself is dead.
+    expect((await validate(user.email, code)).status).toBe(429);
+    await shop.services.limiter.reset(`reset-check:email:${user.email}`);
     expectInvalidCode(await validate(user.email, code));
     expectInvalidCode(await setPassword(user.email, code));
     expect((await login(shop, user.email, user.password)).status).toBe(200);
@@ -189,6 +194,37 @@ describe("/auth/validateResetCode", () => {
     const newer = await resetCodeFor(user);
     if (older !== newer) expectInvalidCode(await validate(user.email, older));
     expect((await validate(user.email, newer)).status).toBe(200);
+  });
+});
+
+describe("limits on reset code checks (validateResetCode and setPasswordReset)", () => {
+  it("refuses the 6th wrong check of an e-mail within the hour with 429, for a registered and an unknown address alike", async () => {
+    const user = await registerUser(shop);
+    const code = await resetCodeFor(user);
+    const ghost = uniqueEmail("ghost");
+    const answers = async (email: string) => {
+      const replies: Reply[] = [];
+      for (let i = 1; i <= 6; i++) replies.push(i % 2 ? await validate(email, otherCode(code, i)) : await setPassword(email, otherCode(code, i)));
+      return replies.map((r) => [r.status, r.body]);
+    };
+    const known = await answers(user.email);
+    const unknown = await answers(ghost);
+    expect(known.map(([status]) => status)).toEqual([400, 400, 400, 400, 400, 429]);
+    expect(unknown).toEqual(known);
+    expect(known[5]![1]).toEqual({ status: false, code: "rate_limited", message: message(shop, "en", "errors.rate_limited") });
+    shop.clock.advance(60 * 60 * 1000);
+  });
+
+  it("refuses wrong checks past RATE_RESET_IP from one client address, whatever the e-mails", async () => {
+    const ip = uniqueIp();
+    const check = (email: string) => shop.call("POST", "/auth/validateResetCode", { json: { email, resetCode: "123456" }, ip });
+    for (let i = 0; i < 4; i++) expectInvalidCode(await check(uniqueEmail("spray")));
+    const refused = await check(uniqueEmail("spray"));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Another address is served.
+    expectInvalidCode(await validate(uniqueEmail("spray"), "123456"));
+    shop.clock.advance(60 * 60 * 1000);
   });
 });
 

@@ -401,6 +401,13 @@ describe("a reversal (chargeback)", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe("conflict");
     expect(await balanceOf(shop, giver.id)).toBe(5000);
+    // By e-mail the answer tells nothing (decisions §4): the gift goes out as a code by mail, as to
+    // an unknown address, and the suspended account gets no days.
+    const before = await shop.services.subscriptions.list(buyer.id);
+    const byEmail = await gift(giver, 1, buyer.email);
+    expect(byEmail.status, byEmail.text).toBe(200);
+    expect(byEmail.body.gift).toMatchObject({ code: null, redeemed: null, delivered: true });
+    expect(await shop.services.subscriptions.list(buyer.id)).toEqual(before);
   });
 
   it("with twenty deliveries of a refund and two of a reversal at once, applies each once", async () => {

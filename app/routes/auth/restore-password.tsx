@@ -48,11 +48,11 @@ export async function action({ context, request }: ActionArgs) {
     }
     if (fields.intent === "verify") {
       const input = parseForm(ValidateResetCodeSchema, { email: fields.email, resetCode: fields.code });
-      await accounts.validateResetCode(input);
+      await accounts.validateResetCode(input, requestMeta(context, request));
       return { ok: true as const, step: "password" as const, email: input.email, code: input.resetCode };
     }
     const input = parseForm(SetPasswordResetSchema, { email: fields.email, resetCode: fields.code, password: fields.password });
-    await accounts.setPasswordReset(input);
+    await accounts.setPasswordReset(input, requestMeta(context, request));
     return redirect(`${localePath(context.locale, "/auth")}?notice=password_reset`);
   } catch (error) {
     return formFailure(context, error, fields, fields.intent);

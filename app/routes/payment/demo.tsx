@@ -1,18 +1,18 @@
 // /payment/demo?order=ID (no layout): the approve page of the built-in demo provider (decisions §1,
 // never in production). Clearly marked: no real money moves. "Pay" approves the order and goes to
 // the return page as PayPal would; "Cancel" goes there with ?cancel=1. Only the order's owner sees it.
-import { Form, redirect, useLoaderData, type AppLoadContext, type MetaArgs } from "react-router";
+import { Form, redirect, useActionData, useLoaderData, type AppLoadContext, type MetaArgs } from "react-router";
 import { DomainError } from "../../../core/shared/errors.ts";
 import { localePath } from "../../../i18n/locales.ts";
 import { Logo } from "../../components/brand.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
-import { SubmitButton } from "../../components/forms.tsx";
+import { FormAlert, SubmitButton } from "../../components/forms.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { formatPrice } from "../../lib/format.ts";
 import { notFound, pageMeta } from "../../lib/meta.ts";
 import { requireUser } from "../../lib/guards.server.ts";
-import { readForm } from "../../lib/forms.server.ts";
+import { readForm, type FormResult } from "../../lib/forms.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 import accountStylesheet from "../../styles/account.css?url";
 import commerceStylesheet from "../../styles/commerce.css?url";
@@ -71,6 +71,8 @@ export async function action({ context, request }: ActionArgs) {
 
 export default function DemoPayment() {
   const { orderId, kind, amount, currency, status, item } = useLoaderData<typeof loader>();
+  // Only a refused post (the write limit, server/pages.ts) answers with data here.
+  const refused = useActionData<FormResult>();
   const t = useT();
   const locale = useLocale();
   const open = status === "created";
@@ -98,6 +100,7 @@ export default function DemoPayment() {
           </div>
         </dl>
         {!open && <p className="alert alert-info">{t("demo.done")}</p>}
+        <FormAlert result={refused} />
         <Form method="post" className="pay-actions">
           {open ? (
             <>

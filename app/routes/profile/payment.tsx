@@ -108,7 +108,7 @@ export default function Payment() {
           </div>
         </dl>
 
-        <FormAlert result={result} intent="pay" />
+        <FormAlert result={result} />
         {(result?.insufficient || short) && (
           <p className="topup-hint">
             {short && !result?.insufficient && <span className="muted small">{t("payment.short", { missing: formatPrice(product.price - balance, currency, locale) })} </span>}

@@ -65,7 +65,7 @@ export async function action({ context, request, params }: ActionArgs) {
         return { ok: true as const, intent: "2fa-confirm" as const, recoveryCodes: recovery_codes };
       }
       case "2fa-disable": {
-        await accounts.disableTwoFa(userId, parseForm(DisableTwoFaSchema, { password: fields.password, code: fields.code }));
+        await accounts.disableTwoFa(userId, parseForm(DisableTwoFaSchema, { password: fields.password, code: fields.code }), requestMeta(context, request));
         return redirect(back("two_fa_disabled"));
       }
       case "prefs": {
@@ -190,6 +190,7 @@ export default function Settings() {
       <Card as="section" className="settings-card">
         <h2 className="h3">{t("settings.prefs.title")}</h2>
         {result?.ok && result.intent === "prefs" && <Notice>{t("settings.prefs.saved")}</Notice>}
+        <FormAlert result={failed} intent="prefs" />
         <Form method="post" className="form">
           <label className="check">
             <input type="checkbox" name="allow_security" defaultChecked={preferences.allow_security} /> {t("settings.prefs.security")}
@@ -204,6 +205,7 @@ export default function Settings() {
       <Card as="section" className="settings-card">
         <h2 className="h3">{t("settings.sessions.title")}</h2>
         {result?.ok && result.intent === "signout-others" && <Notice>{t("settings.sessions.done")}</Notice>}
+        <FormAlert result={failed} intent={failed?.intent === "signout" ? "signout" : "signout-others"} />
         <Form method="post" className="form-row">
           <SubmitButton intent="signout-others" variant="secondary" block={false}>{t("settings.sessions.others")}</SubmitButton>
           <SubmitButton intent="signout" variant="danger" block={false}>{t("settings.sessions.signOut")}</SubmitButton>

@@ -175,7 +175,7 @@ function FreezeControls({ sub }: { sub: SubscriptionView | null }) {
   const intent = sub.state === "frozen" ? "unfreeze" : "freeze";
   return (
     <div className="freeze">
-      <FormAlert result={failure} intent="freeze" />
+      <FormAlert result={failure} />
       {sub.state === "frozen" || sub.can_freeze ? (
         <fetcher.Form method="post" action={pathname} className="form-row">
           <button type="submit" name="intent" value={intent} className={`btn ${intent === "freeze" ? "btn-secondary" : "btn-primary"}`} disabled={busy} aria-busy={busy || undefined}>

@@ -1,5 +1,7 @@
 // /give/subscription (purchase layout, signed-in only): give days of a game from the balance —
 // straight to a user (e-mail or username) or as a code to share — and redeem a code (decisions §4).
+// A gift by e-mail says "sent to that address" and no more: whether the address has an account
+// (days added) or not (a code by mail) is never shown.
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useActionData, useLoaderData, type MetaArgs } from "react-router";
 import { DomainError } from "../../../core/shared/errors.ts";
@@ -50,7 +52,7 @@ export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
 
 type GiftResult =
   | (FormResult & { insufficient?: boolean })
-  | { ok: true; intent: "give"; code: string | null; recipient: string | null; game: string; gameSlug: string; days: number; balance: number }
+  | { ok: true; intent: "give"; code: string | null; recipient: string | null; byEmail: boolean; game: string; gameSlug: string; days: number; balance: number }
   | { ok: true; intent: "redeem"; game: string; gameSlug: string; days: number };
 
 export async function action({ context, request }: ActionArgs) {
@@ -69,8 +71,9 @@ export async function action({ context, request }: ActionArgs) {
       return {
         ok: true as const,
         intent: "give" as const,
-        code: gift.recipient ? null : gift.code,
+        code: gift.delivered ? null : gift.code,
         recipient: gift.recipient,
+        byEmail: gift.redeemed === null,
         game: game?.name ?? "",
         gameSlug: game?.slug ?? "",
         days: gift.days,
@@ -131,7 +134,9 @@ export default function GiveSubscription() {
                 <code className="gift-code" aria-label={t("gift.code")}>{given.code}</code>
               </>
             ) : (
-              <Notice>{t("gift.give.sent", { recipient: given.recipient ?? "", days: plural(t, locale, "plural.days", given.days), game: given.game })}</Notice>
+              <Notice>
+                {t(given.byEmail ? "gift.give.sentToEmail" : "gift.give.sent", { recipient: given.recipient ?? "", days: plural(t, locale, "plural.days", given.days), game: given.game })}
+              </Notice>
             )}
           </div>
         )}
