@@ -2,10 +2,10 @@
 // this site, cross-site form posts are refused, guards send guests and signed-in users where
 // spec §2 says.
 import { describe, expect, it } from "vitest";
-import { useTestApp } from "../kit/app.ts";
+import { TEST_ORIGIN, useTestApp } from "../kit/app.ts";
 
 const shop = useTestApp();
-const ORIGIN = "http://shop.test";
+const ORIGIN = TEST_ORIGIN;
 
 function form(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
   return shop.request(path, {

@@ -18,6 +18,13 @@ export type TestApp = {
   database: TestDatabase;
 };
 
+/**
+ * The origin of the in-process shop (its PUBLIC_URL): a loopback one, as a developer's machine or a
+ * test rig has, so that the development conveniences of decisions §11 are on. Tests name the
+ * origin through this constant, never by hand.
+ */
+export const TEST_ORIGIN = "http://localhost";
+
 export const hasBuild = () => existsSync(path.join(BUILD_DIR, "server", "index.js"));
 
 export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock; pages?: boolean } = {}): Promise<TestApp & { stop(): Promise<void> }> {
@@ -25,7 +32,7 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
   const settings = loadSettings({
     NODE_ENV: "test",
     DATABASE_URL: database.url,
-    PUBLIC_URL: "http://shop.test",
+    PUBLIC_URL: TEST_ORIGIN,
     LOG_LEVEL: "silent",
     ...options.env,
   });
@@ -36,7 +43,7 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
     services,
     app,
     database,
-    request: (p, init) => Promise.resolve(app.request(p.startsWith("http") ? p : `http://shop.test${p}`, init)),
+    request: (p, init) => Promise.resolve(app.request(p.startsWith("http") ? p : `${TEST_ORIGIN}${p}`, init)),
     async stop() {
       await services.background.drain();
       await services.redis?.quit();
