@@ -15,6 +15,7 @@ import { originCheck } from "./middleware/origin-check.ts";
 import { visitor } from "./middleware/visitor.ts";
 import { session } from "./middleware/session.ts";
 import { failure, toDomainError } from "./http/envelope.ts";
+import { refuseControlCharacters } from "./http/body.ts";
 import { apiRoutes } from "./api/index.ts";
 import { isApiPath } from "./api/paths.ts";
 import { pageHandler } from "./pages.ts";
@@ -43,6 +44,11 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
   });
 
   app.use(requestInfo(services));
+  // Query strings of every request, API and pages alike: control characters are refused here, once.
+  app.use(async (c, next) => {
+    for (const [name, value] of new URL(c.req.url).searchParams) refuseControlCharacters({ [name]: value });
+    return next();
+  });
   app.use(securityHeaders({ hsts: settings.secureCookies }));
   app.use(
     bodyLimit({

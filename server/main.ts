@@ -37,7 +37,10 @@ export async function bootServices(settings: Settings, options: { clock?: Clock;
 export function createHttpServer(services: Services, app: ReturnType<typeof createApp>) {
   const appListener = getRequestListener(app.fetch);
   const fastPath = app.pages ? pageCacheFastPath(services, app.pages.lookup) : undefined;
-  return createServer((req, res) => {
+  const timeout = services.settings.REQUEST_TIMEOUT_MS;
+  // A client gets REQUEST_TIMEOUT_MS to send its whole request, headers and body; node answers 408
+  // and closes the connection after that, and checks every second rather than every 30 s.
+  return createServer({ requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: 1000 }, (req, res) => {
     if (fastPath?.(req, res)) return;
     void appListener(req, res);
   });

@@ -51,6 +51,10 @@ export const SettingsSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(500),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+    /** Longest a client may take to send a whole request, headers and body (slow clients are cut off). */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(10_000),
+    /** Longest one database query may take, enforced by the server and by the client (decisions §10). */
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
     DATA_DIR: optionalString,
     SMTP_URL: z
       .string()
