@@ -105,7 +105,7 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
   });
 
   app.route("/", apiRoutes());
-  if (!settings.isProduction) app.route("/", devMailRoutes());
+  if (settings.devConveniences) app.route("/", devMailRoutes());
   app.all("*", async (c, next) => {
     if (isApiPath(c.req.path)) return failure(c, new DomainError("not_found"));
     return next();

@@ -4,29 +4,33 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createServer } from "node:http";
 import { getRequestListener } from "@hono/node-server";
-import pino from "pino";
+import type { Logger } from "pino";
 import { Redis } from "ioredis";
 import type { ServerBuild } from "react-router";
 import { openDatabase } from "../db/client.ts";
-import { seedCatalog, seedDemoUser } from "../db/seed.ts";
+import { retireDemoUser, seedCatalog, seedDemoUser } from "../db/seed.ts";
 import { loadCatalogs } from "../i18n/catalogs.ts";
-import { hashPassword } from "../core/accounts/passwords.ts";
+import { hashPassword, verifyPassword } from "../core/accounts/passwords.ts";
 import { systemClock, type Clock } from "../core/shared/clock.ts";
 import { loadSettings, SettingsError, type Settings } from "./settings.ts";
 import { createServices, type Services } from "./services.ts";
 import { createApp } from "./app.ts";
 import { startJobs } from "./jobs.ts";
 import { pageCacheFastPath } from "./fast-path.ts";
+import { createLogger } from "./logging.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const BUILD_DIR = path.join(root, "build");
 
 /** Everything but the listening socket: used by main and by in-process tests. */
-export async function bootServices(settings: Settings, options: { clock?: Clock; logger?: pino.Logger } = {}): Promise<Services> {
-  const logger = options.logger ?? pino({ level: settings.LOG_LEVEL, base: undefined });
+export async function bootServices(settings: Settings, options: { clock?: Clock; logger?: Logger } = {}): Promise<Services> {
+  const logger = options.logger ?? createLogger(settings.LOG_LEVEL);
   const database = await openDatabase(settings.DATABASE_URL);
   await seedCatalog(database.db, settings.SHOP_CURRENCY);
-  if (!settings.isProduction) await seedDemoUser(database.db, settings.SHOP_CURRENCY, hashPassword);
+  // The demo user exists only on a run nobody else reaches (decisions §11); one seeded by an earlier
+  // development run of the same database is retired when the shop goes public.
+  if (settings.devConveniences) await seedDemoUser(database.db, settings.SHOP_CURRENCY, hashPassword);
+  else await retireDemoUser(database.db, verifyPassword);
   const redis = settings.REDIS_URL ? new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
   const services = createServices({ settings, database, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger, redis });
   await services.catalog.reload();

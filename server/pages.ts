@@ -37,7 +37,8 @@ class PageCache {
 
 export function pageHandler(services: Services, build: ServerBuild) {
   const { settings, catalog } = services;
-  const handle = createRequestHandler(build, settings.isProduction ? "production" : "development");
+  // Development mode shows error details in pages: only where the conveniences are (decisions §11).
+  const handle = createRequestHandler(build, settings.devConveniences ? "development" : "production");
   const cache = new PageCache(settings.PAGE_CACHE_ENTRIES);
   catalog.onChange(() => cache.clear());
   const cacheControl = "no-cache";

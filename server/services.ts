@@ -39,7 +39,16 @@ export function createServices(deps: {
   const sessions = createSessions({ db, clock });
   const limiter = createRateLimiter(deps.redis ? redisCounter(deps.redis) : postgresCounter(db, clock), clock);
   const notifications = createNotifications({ db });
-  const mailer = createMailer({ db, smtpUrl: settings.SMTP_URL, from: settings.MAIL_FROM, logger, publicUrl: settings.PUBLIC_URL, catalogs, clock });
+  const mailer = createMailer({
+    db,
+    smtpUrl: settings.SMTP_URL,
+    from: settings.MAIL_FROM,
+    logger,
+    publicUrl: settings.PUBLIC_URL,
+    catalogs,
+    clock,
+    keepBodies: settings.devConveniences,
+  });
   const recaptcha = createRecaptcha({ secret: settings.RECAPTCHA_SECRET, verifyUrl: settings.RECAPTCHA_VERIFY_URL });
   const accounts = createAccounts({
     db,
@@ -65,6 +74,9 @@ export function createServices(deps: {
   const ledger = createLedger({ db, currency });
   const subscriptions = createSubscriptions({ db, clock, freezeMaxDays: settings.FREEZE_MAX_DAYS, freezeCooldownDays: settings.FREEZE_COOLDOWN_DAYS });
   const referrals = createReferrals({ db, ledger, notifications, clock, percent: settings.REFERRAL_PERCENT, publicUrl: settings.PUBLIC_URL });
+  // The demo provider only where the conveniences are (decisions §11); settings refuse a public shop
+  // without PayPal credentials, and this refuses the demo provider there all the same.
+  if (!settings.devConveniences && !settings.PAYPAL_CLIENT_ID) throw new Error("PAYPAL_CLIENT_ID is required outside development");
   const provider =
     settings.PAYPAL_CLIENT_ID && settings.PAYPAL_CLIENT_SECRET
       ? createPayPal({

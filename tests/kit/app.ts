@@ -2,11 +2,12 @@
 // app.request() without a socket.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import pino from "pino";
+import type { Logger } from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { createApp } from "../../server/app.ts";
 import { BUILD_DIR, bootServices, loadBuild } from "../../server/main.ts";
 import { loadSettings } from "../../server/settings.ts";
+import { createLogger } from "../../server/logging.ts";
 import type { Services } from "../../server/services.ts";
 import type { Clock } from "../../core/shared/clock.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
@@ -27,7 +28,9 @@ export const TEST_ORIGIN = "http://localhost";
 
 export const hasBuild = () => existsSync(path.join(BUILD_DIR, "server", "index.js"));
 
-export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock; pages?: boolean } = {}): Promise<TestApp & { stop(): Promise<void> }> {
+export async function startTestApp(
+  options: { env?: Record<string, string>; clock?: Clock; pages?: boolean; logger?: Logger } = {},
+): Promise<TestApp & { stop(): Promise<void> }> {
   const database = await createTestDatabase();
   const settings = loadSettings({
     NODE_ENV: "test",
@@ -36,7 +39,7 @@ export async function startTestApp(options: { env?: Record<string, string>; cloc
     LOG_LEVEL: "silent",
     ...options.env,
   });
-  const services = await bootServices(settings, { clock: options.clock, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }) });
+  const services = await bootServices(settings, { clock: options.clock, logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent") });
   const build = options.pages === false ? undefined : await loadBuild();
   const app = createApp(services, { build, clientDir: path.join(BUILD_DIR, "client") });
   return {
