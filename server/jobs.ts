@@ -1,13 +1,16 @@
 // Background work of the server process: freezes that reached FREEZE_MAX_DAYS end, subscriptions
-// about to expire are announced (notification and mail), old idempotency keys go. Several
-// processes may run it at once: the claims use SKIP LOCKED, so each row is handled once.
-import { inArray, lt } from "drizzle-orm";
-import { idempotencyKeys, users } from "../db/schema/index.ts";
+// about to expire are announced (notification and mail), and what is no longer kept goes (ended
+// sessions, spent codes, ended rate-limit windows, old idempotency keys, sent mail bodies). Several
+// processes may run it at once: the claims use SKIP LOCKED, so each row is handled once, and the
+// purges are idempotent.
+import { inArray } from "drizzle-orm";
+import { users } from "../db/schema/index.ts";
+import type { PurgeResult } from "../core/retention/index.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Services } from "./services.ts";
 
-export async function runJobsOnce(services: Services): Promise<{ unfrozen: number; notified: number }> {
-  const { subscriptions, notifications, mailer, catalog, clock, db } = services;
+export async function runJobsOnce(services: Services): Promise<{ unfrozen: number; notified: number; purged: PurgeResult }> {
+  const { subscriptions, notifications, mailer, catalog, db, retention } = services;
   const unfrozen = await subscriptions.endLongFreezes();
   for (const { userId, cheatId } of unfrozen) {
     await notifications.create(userId, "freeze_ended", { game: catalog.cheatById(cheatId)?.name ?? String(cheatId) });
@@ -26,8 +29,8 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
       }
     }
   }
-  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - 24 * 3600_000)));
-  return { unfrozen: unfrozen.length, notified: expiring.length };
+  const purged = await retention.purge();
+  return { unfrozen: unfrozen.length, notified: expiring.length, purged };
 }
 
 /** Runs the jobs every JOBS_INTERVAL_SECONDS (0: never); returns a stop function. */

@@ -19,6 +19,7 @@ import { createPayments, createPayPal, createDemoProvider } from "../core/paymen
 import { createPurchases } from "../core/purchases/index.ts";
 import { createGifts } from "../core/gifts/index.ts";
 import { createStatistics } from "../core/statistics/index.ts";
+import { createRetention } from "../core/retention/index.ts";
 import { minorDigits } from "../core/shared/money.ts";
 import type { Settings } from "./settings.ts";
 
@@ -104,6 +105,7 @@ export function createServices(deps: {
   const purchases = createPurchases({ db, clock, catalog, ledger, subscriptions });
   const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, mailer, background });
   const statistics = createStatistics({ db });
+  const retention = createRetention({ db, clock });
   return {
     ...deps,
     db,
@@ -125,5 +127,6 @@ export function createServices(deps: {
     purchases,
     gifts,
     statistics,
+    retention,
   };
 }

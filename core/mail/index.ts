@@ -67,7 +67,8 @@ export function createMailer(deps: MailerDeps) {
     const to = message.to.trim();
     if (!to || /[\r\n]/.test(to)) throw new Error(`mail: invalid recipient ${JSON.stringify(message.to)}`);
     const mail = render(message);
-    const entry = { to, locale: message.locale, ...mail };
+    // Made at the mailer's clock, which the retention of mail bodies counts from.
+    const entry = { to, locale: message.locale, ...mail, createdAt: clock.now() };
 
     if (!transport) {
       const id = await insertOutbox(db, { ...entry, status: "logged" });

@@ -5,7 +5,7 @@ import { mailOutbox } from "../../db/schema/messaging.ts";
 
 export type OutboxStatus = "queued" | "sent" | "failed" | "logged";
 export type OutboxEntry = typeof mailOutbox.$inferSelect;
-type NewEntry = Pick<typeof mailOutbox.$inferInsert, "to" | "subject" | "text" | "html" | "locale"> & {
+type NewEntry = Pick<typeof mailOutbox.$inferInsert, "to" | "subject" | "text" | "html" | "locale" | "createdAt"> & {
   status: OutboxStatus;
   sentAt?: Date | null;
 };
