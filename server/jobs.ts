@@ -37,13 +37,34 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
 export function startJobs(services: Services): () => Promise<void> {
   const seconds = services.settings.JOBS_INTERVAL_SECONDS;
   if (seconds === 0) return async () => {};
+  const { jobs } = services;
+  Object.assign(jobs, { state: "running", startedAt: Date.now(), lastRunAt: undefined, lastRunFailed: undefined });
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = runJobsOnce(services).catch((err: unknown) => services.logger.error({ err }, "background jobs failed"));
+    running = runJobsOnce(services).then(
+      () => Object.assign(jobs, { lastRunAt: Date.now(), lastRunFailed: false }),
+      (err: unknown) => {
+        Object.assign(jobs, { lastRunAt: Date.now(), lastRunFailed: true });
+        services.logger.error({ err }, "background jobs failed");
+      },
+    );
   }, seconds * 1000);
   timer.unref();
   return async () => {
     clearInterval(timer);
+    jobs.state = "stopped";
     await running;
   };
+}
+
+/**
+ * Whether the jobs run as they should (decisions §10, /readyz): off by setting, or started and a run
+ * ended within three intervals (the first run comes one interval after the start).
+ */
+export function jobsHealthy(services: Services, now = Date.now()): boolean {
+  const { jobs } = services;
+  if (jobs.state === "off") return true;
+  if (jobs.state !== "running") return false;
+  const since = jobs.lastRunAt ?? jobs.startedAt ?? 0;
+  return now - since <= 3 * services.settings.JOBS_INTERVAL_SECONDS * 1000 && jobs.lastRunFailed !== true;
 }

@@ -31,11 +31,43 @@ export async function bootServices(settings: Settings, options: { clock?: Clock;
   // development run of the same database is retired when the shop goes public.
   if (settings.devConveniences) await seedDemoUser(database.db, settings.SHOP_CURRENCY, hashPassword);
   else await retireDemoUser(database.db, verifyPassword);
-  const redis = settings.REDIS_URL ? new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  const redis = settings.REDIS_URL ? await connectRedis(settings.REDIS_URL, logger) : undefined;
   const services = createServices({ settings, database, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger, redis });
   await services.catalog.reload();
   return services;
 }
+
+/**
+ * A Redis client that never makes a request wait for it: no offline queue (a command while it is
+ * disconnected fails at once), a command timeout, reconnection in the background. The start waits
+ * up to REDIS_START_WAIT_MS for the first connection; without one the shop starts all the same,
+ * its counters in PostgreSQL until Redis answers (docs/decisions/0004-redis-down.md).
+ */
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 1000,
+    connectTimeout: 2000,
+    retryStrategy: (times) => Math.min(200 * times, 2000),
+  });
+  let warned = false;
+  redis.on("error", (err: Error) => {
+    if (warned) return;
+    warned = true;
+    logger.warn({ err }, "Redis connection error");
+  });
+  redis.on("ready", () => (warned = false));
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, REDIS_START_WAIT_MS);
+    redis.once("ready", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  return redis;
+}
+const REDIS_START_WAIT_MS = 3000;
 
 /** The node:http server: page-cache hits on the fast path, everything else through the app. */
 export function createHttpServer(services: Services, app: ReturnType<typeof createApp>) {
@@ -92,7 +124,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       await stopJobs();
       await services.background.drain();
       services.mailer.close();
-      await services.redis?.quit().catch(() => {});
+      await services.redis?.quit().catch(() => services.redis?.disconnect());
       await services.database.close().catch((err) => logger.error({ err }, "closing the database failed"));
       logger.info("stopped");
       process.exit(0);

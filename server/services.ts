@@ -8,7 +8,7 @@ import type { Clock } from "../core/shared/clock.ts";
 import { createMailer } from "../core/mail/index.ts";
 import { createNotifications } from "../core/notifications/index.ts";
 import { createSessions } from "../core/sessions/index.ts";
-import { createRateLimiter, postgresCounter, redisCounter, type RedisLike } from "../core/ratelimit/index.ts";
+import { createRateLimiter, failoverCounter, postgresCounter, redisCounter, type RedisLike } from "../core/ratelimit/index.ts";
 import { createAccounts } from "../core/accounts/index.ts";
 import { createRecaptcha } from "../core/accounts/recaptcha.ts";
 import { createBackground } from "../core/shared/background.ts";
@@ -25,6 +25,15 @@ import type { Settings } from "./settings.ts";
 
 export type Services = ReturnType<typeof createServices>;
 
+export type JobsState = {
+  /** off: JOBS_INTERVAL_SECONDS=0; stopped: not started (or stopped) in this process. */
+  state: "off" | "stopped" | "running";
+  startedAt?: number;
+  /** When the last run ended (Date.now()), and whether it failed. */
+  lastRunAt?: number;
+  lastRunFailed?: boolean;
+};
+
 export function createServices(deps: {
   settings: Settings;
   database: Database;
@@ -38,7 +47,14 @@ export function createServices(deps: {
   const background = createBackground((err) => logger.error({ err }, "background task failed"));
   const catalog = createCatalog({ db });
   const sessions = createSessions({ db, clock });
-  const limiter = createRateLimiter(deps.redis ? redisCounter(deps.redis) : postgresCounter(db, clock), clock);
+  // With Redis, its counters; while it fails, PostgreSQL's (docs/decisions/0004-redis-down.md).
+  const counter = deps.redis
+    ? failoverCounter(redisCounter(deps.redis), postgresCounter(db, clock), {
+        onFailure: (err) => logger.warn({ err }, "Redis does not answer: rate-limit counters in PostgreSQL until it does"),
+        onRecovery: () => logger.info("Redis answers again: rate-limit counters back in Redis"),
+      })
+    : postgresCounter(db, clock);
+  const limiter = createRateLimiter(counter, clock);
   const notifications = createNotifications({ db });
   const mailer = createMailer({
     db,
@@ -106,6 +122,8 @@ export function createServices(deps: {
   const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, mailer, background });
   const statistics = createStatistics({ db });
   const retention = createRetention({ db, clock });
+  /** The background jobs' heartbeat, for /readyz (set by startJobs). */
+  const jobs: JobsState = { state: settings.JOBS_INTERVAL_SECONDS === 0 ? "off" : "stopped" };
   return {
     ...deps,
     db,
@@ -128,5 +146,6 @@ export function createServices(deps: {
     gifts,
     statistics,
     retention,
+    jobs,
   };
 }
