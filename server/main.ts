@@ -25,7 +25,7 @@ export const BUILD_DIR = path.join(root, "build");
 /** Everything but the listening socket: used by main and by in-process tests. */
 export async function bootServices(settings: Settings, options: { clock?: Clock; logger?: Logger } = {}): Promise<Services> {
   const logger = options.logger ?? createLogger(settings.LOG_LEVEL);
-  const database = await openDatabase(settings.DATABASE_URL);
+  const database = await openDatabase(settings.DATABASE_URL, { statementTimeoutMs: settings.DB_STATEMENT_TIMEOUT_MS });
   await seedCatalog(database.db, settings.SHOP_CURRENCY);
   // The demo user exists only on a run nobody else reaches (decisions §11); one seeded by an earlier
   // development run of the same database is retired when the shop goes public.

@@ -12,6 +12,7 @@ import type { Mailer } from "../mail/index.ts";
 import type { Notifications } from "../notifications/index.ts";
 import type { Subscriptions, SubscriptionView } from "../subscriptions/index.ts";
 import type { Background } from "../shared/background.ts";
+import type { BeforeCommit } from "../purchases/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { randomString } from "../shared/tokens.ts";
@@ -19,6 +20,8 @@ import { randomString } from "../shared/tokens.ts";
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 export type GiftView = { code: string; cheat_id: number; days: number; recipient: string | null; redeemed: boolean };
+
+export type GiftResult = { gift: GiftView; balance: number; transaction: TransactionView };
 
 export type Gifts = ReturnType<typeof createGifts>;
 
@@ -35,7 +38,12 @@ export function createGifts(deps: {
   const { db, clock, catalog, ledger, subscriptions, notifications, mailer, background } = deps;
 
   return {
-    async give(giverId: number, input: { productId: number; recipient?: string; area: string }): Promise<{ gift: GiftView; balance: number; transaction: TransactionView }> {
+    /** `beforeCommit` runs inside the transaction with the answer (an Idempotency-Key's is stored with the effect). */
+    async give(
+      giverId: number,
+      input: { productId: number; recipient?: string; area: string },
+      options: { beforeCommit?: BeforeCommit<GiftResult> } = {},
+    ): Promise<GiftResult> {
       const product = catalog.productsForArea(input.area).find((p) => p.id === input.productId);
       if (!product) throw new DomainError("not_found", "errors.product_not_found");
       const recipient = input.recipient ? await findUserByLogin(db, input.recipient) : undefined;
@@ -49,6 +57,7 @@ export function createGifts(deps: {
       if (!giver) throw new DomainError("unauthenticated");
       const game = catalog.cheatById(product.cheat_id)?.name ?? String(product.cheat_id);
       const code = randomString(12, CODE_ALPHABET);
+      const gift: GiftView = { code, cheat_id: product.cheat_id, days: product.params.days, recipient: recipient ? (recipient.username ?? recipient.email) : null, redeemed: Boolean(recipient) };
       const result = await db.transaction(async (tx) => {
         const now = clock.now();
         const { balance, transaction } = await ledger.post(
@@ -74,7 +83,9 @@ export function createGifts(deps: {
           await notifications.create(recipient.id, "gift_received", { game, days: product.params.days, from }, tx);
           await notifications.create(giverId, "gift_sent", { game, days: product.params.days, to: recipient.username ?? recipient.email }, tx);
         }
-        return { balance, transaction };
+        const done = { gift, balance, transaction };
+        await options.beforeCommit?.(tx, done);
+        return done;
       });
       if (recipient) {
         void background.run(() =>
@@ -90,10 +101,7 @@ export function createGifts(deps: {
           mailer.send({ to: giver.email, locale: giver.locale as Locale, template: "gift_code", params: { game, days: product.params.days, code } }),
         );
       }
-      return {
-        ...result,
-        gift: { code, cheat_id: product.cheat_id, days: product.params.days, recipient: recipient ? (recipient.username ?? recipient.email) : null, redeemed: Boolean(recipient) },
-      };
+      return result;
     },
 
     /** Redeems a gift code once, for the signed-in user. */

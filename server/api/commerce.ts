@@ -7,7 +7,7 @@ import { jsonBody, query } from "../http/body.ts";
 import { MAX_ID } from "../http/input.ts";
 import { ok } from "../http/envelope.ts";
 import { requireAuth } from "../middleware/session.ts";
-import { idempotent } from "../middleware/idempotency.ts";
+import { idempotencyRecorder, idempotent } from "../middleware/idempotency.ts";
 import { DomainError } from "../../core/shared/errors.ts";
 
 const id = z.number({ message: "validation.required" }).int("validation.invalid").positive("validation.invalid").max(MAX_ID, "validation.invalid");
@@ -42,7 +42,7 @@ export function commerceRoutes() {
   api.post("/v2/web/user/purchase", idempotent(), async (c) => {
     const auth = requireAuth(c);
     const { product_id } = await jsonBody(c, ProductSchema);
-    return ok(c, await services(c).purchases.purchase(auth.user.id, product_id, c.get("info").shoppingArea));
+    return ok(c, await services(c).purchases.purchase(auth.user.id, product_id, c.get("info").shoppingArea, { beforeCommit: idempotencyRecorder(c) }));
   });
 
   api.post("/v2/web/user/subscriptions/freeze", async (c) => {
@@ -70,7 +70,14 @@ export function commerceRoutes() {
   api.post("/v2/web/user/gift", idempotent(), async (c) => {
     const auth = requireAuth(c);
     const input = await jsonBody(c, GiftSchema);
-    return ok(c, await services(c).gifts.give(auth.user.id, { productId: input.product_id, recipient: input.recipient, area: c.get("info").shoppingArea }));
+    return ok(
+      c,
+      await services(c).gifts.give(
+        auth.user.id,
+        { productId: input.product_id, recipient: input.recipient, area: c.get("info").shoppingArea },
+        { beforeCommit: idempotencyRecorder(c) },
+      ),
+    );
   });
 
   api.post("/v2/web/user/gift/redeem", async (c) => {

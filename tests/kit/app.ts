@@ -29,12 +29,19 @@ export const TEST_ORIGIN = "http://localhost";
 export const hasBuild = () => existsSync(path.join(BUILD_DIR, "server", "index.js"));
 
 export async function startTestApp(
-  options: { env?: Record<string, string>; clock?: Clock; pages?: boolean; logger?: Logger } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    pages?: boolean;
+    logger?: Logger;
+    /** Reaches the fresh database another way (e.g. through a proxy): its URL → the one the shop uses. */
+    databaseUrl?: (url: string) => string | Promise<string>;
+  } = {},
 ): Promise<TestApp & { stop(): Promise<void> }> {
   const database = await createTestDatabase();
   const settings = loadSettings({
     NODE_ENV: "test",
-    DATABASE_URL: database.url,
+    DATABASE_URL: options.databaseUrl ? await options.databaseUrl(database.url) : database.url,
     PUBLIC_URL: TEST_ORIGIN,
     LOG_LEVEL: "silent",
     ...options.env,
