@@ -13,17 +13,26 @@ export function hasControlCharacters(text: string): boolean {
 
 /**
  * The path ("a.b.0") of the first key or string value of a parsed JSON value, a form or a query
- * that holds a control character; undefined when there is none.
+ * that holds a control character; undefined when there is none. Iterative: a body may nest
+ * thousands of levels deep within its size limit.
  */
-export function controlCharacterPath(value: unknown, path = ""): string | undefined {
-  if (typeof value === "string") return hasControlCharacters(value) ? path || "body" : undefined;
-  if (value === null || typeof value !== "object") return undefined;
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
-  for (const [key, inner] of entries) {
-    const at = path ? `${path}.${key}` : key;
-    if (hasControlCharacters(key)) return at;
-    const found = controlCharacterPath(inner, at);
-    if (found !== undefined) return found;
+export function controlCharacterPath(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, ""]];
+  while (stack.length > 0) {
+    const [current, path] = stack.pop()!;
+    if (typeof current === "string") {
+      if (hasControlCharacters(current)) return path || "body";
+      continue;
+    }
+    if (current === null || typeof current !== "object") continue;
+    const entries = Array.isArray(current) ? current.map((v, i) => [String(i), v] as const) : Object.entries(current);
+    // Pushed in reverse, so that the first offending field in document order is named.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, inner] = entries[i]!;
+      const at = path ? `${path}.${key}` : key;
+      if (hasControlCharacters(key)) return at;
+      stack.push([inner, at]);
+    }
   }
   return undefined;
 }
