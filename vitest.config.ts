@@ -1,5 +1,6 @@
 // Three projects: unit and in-process integration tests on PGlite, the same integration tests on
-// a real PostgreSQL server, and browser journeys in Chromium against the built server.
+// a real PostgreSQL server (plus tests/postgres/, what only a server can do), and browser journeys
+// in Chromium against the built server.
 import { defineConfig } from "vitest/config";
 
 const integration = ["tests/integration/**/*.test.ts"];
@@ -10,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: "pglite",
-          include: ["core/**/*.test.ts", "server/**/*.test.ts", "i18n/**/*.test.ts", "db/**/*.test.ts", ...integration],
+          include: ["core/**/*.test.ts", "server/**/*.test.ts", "i18n/**/*.test.ts", "db/**/*.test.ts", "scripts/**/*.test.ts", ...integration],
           env: { TEST_DATABASE: "pglite" },
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -19,7 +20,7 @@ export default defineConfig({
       {
         test: {
           name: "postgres",
-          include: integration,
+          include: [...integration, "tests/postgres/**/*.test.ts"],
           env: { TEST_DATABASE: "postgres" },
           testTimeout: 30_000,
           hookTimeout: 60_000,

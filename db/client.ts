@@ -22,20 +22,71 @@ export type Database = {
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 
-export async function openDatabase(url: string): Promise<Database> {
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
+export type DatabaseOptions = {
+  /**
+   * Longest one query may take (DB_STATEMENT_TIMEOUT_MS, decisions §10). PostgreSQL cancels it then
+   * (statement_timeout); a server that is frozen cancels nothing, so the client gives up too, a
+   * little later, and drops that connection: its state is unknown (it may be inside a COMMIT).
+   */
+  statementTimeoutMs?: number;
+};
+
+/** The client's own deadline past the server's statement_timeout: the server's cancel comes first. */
+const CLIENT_GRACE_MS = 500;
+
+export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
   return openPglite(url);
 }
 
-async function openPostgres(url: string): Promise<Database> {
+/** Whether an error is pg's client-side query timeout. */
+function isClientTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === "Query read timeout";
+}
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
   // BIGINT (int8) as a JS number: money in minor units stays far below 2^53.
   pg.types.setTypeParser(20, (v) => Number(v));
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  const timeout = options.statementTimeoutMs;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: timeout ? Math.min(5000, timeout + CLIENT_GRACE_MS) : 5000,
+    ...(timeout ? { statement_timeout: timeout, query_timeout: timeout + CLIENT_GRACE_MS } : {}),
+  });
   // An idle client's error (server restart) must not crash the process; the next query reports it.
   pool.on("error", () => {});
+  if (timeout) {
+    // A client whose query timed out on our side still waits for the server's answer, and every
+    // query given to it would queue behind that: it is closed, so the pool replaces it.
+    pool.on("connect", (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      const drop = (error: unknown) => {
+        if (isClientTimeout(error)) client.end().catch(() => {});
+      };
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const callback = args.at(-1);
+        if (typeof callback === "function") {
+          args[args.length - 1] = (error: unknown, result: unknown) => {
+            drop(error);
+            (callback as (e: unknown, r: unknown) => void)(error, result);
+          };
+          return query(...args);
+        }
+        const result = query(...args);
+        if (result instanceof Promise) {
+          return result.catch((error: unknown) => {
+            drop(error);
+            throw error;
+          });
+        }
+        return result;
+      };
+    });
+  }
   const db = drizzle(pool, { schema }) as unknown as Db;
   await migrate(db as never, { migrationsFolder });
   return {

@@ -1,8 +1,8 @@
 // Demo catalogue (decisions §4) and, outside production, the demo user. Safe to run at every start:
 // rows are keyed by fixed ids and nothing already there is changed.
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { cheats, products, shoppingAreaCountries, shoppingAreas, subscriptions, transactions, users } from "./schema/index.ts";
+import { cheats, products, sessions, shoppingAreaCountries, shoppingAreas, subscriptions, transactions, users } from "./schema/index.ts";
 
 export const DEMO_USER = { email: "demo@example.com", password: "demo12345", balance: 5000 } as const;
 
@@ -45,6 +45,24 @@ export async function seedCatalog(db: Db, currency: string): Promise<void> {
   // Explicit ids leave the sequence behind; move it past them so later inserts don't collide.
   await db.execute(sql`select setval(pg_get_serial_sequence('products', 'id'), greatest((select max(id) from products), 1))`);
 }
+
+/**
+ * Outside development (decisions §11) the demo user must not sign in: if a development run of this
+ * database seeded it and its password is still the published one, the password is replaced by a
+ * value no password matches and its sessions end. A demo address someone really uses is left alone.
+ */
+export async function retireDemoUser(db: Db, verifyPassword: (hash: string, password: string) => Promise<boolean>, now = new Date()): Promise<boolean> {
+  const [demo] = await db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.email, DEMO_USER.email));
+  if (!demo || !(await verifyPassword(demo.passwordHash, DEMO_USER.password))) return false;
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash: RETIRED_PASSWORD_HASH, updatedAt: now }).where(eq(users.id, demo.id));
+    await tx.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.userId, demo.id), isNull(sessions.revokedAt)));
+  });
+  return true;
+}
+
+/** Not an Argon2 hash: verifying any password against it fails. */
+const RETIRED_PASSWORD_HASH = "!retired-demo-user";
 
 /** `hashPassword` comes from the accounts module (db knows nothing of the core). */
 export async function seedDemoUser(

@@ -16,11 +16,26 @@ import { visitor } from "./middleware/visitor.ts";
 import { session } from "./middleware/session.ts";
 import { writeLimit } from "./middleware/write-limit.ts";
 import { failure, toDomainError } from "./http/envelope.ts";
+import { refuseControlCharacters } from "./http/body.ts";
 import { apiRoutes } from "./api/index.ts";
 import { isApiPath } from "./api/paths.ts";
 import { pageHandler } from "./pages.ts";
 import { sitemapXml } from "./sitemap.ts";
 import { devMailRoutes } from "./dev-mail.ts";
+import { jobsHealthy } from "./jobs.ts";
+
+/** Whether a check resolves within `ms`. */
+async function answers(check: () => Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([check(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), ms)))]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export type AppOptions = {
   /** The React Router server build; without it only the API and the static parts are served. */
@@ -44,6 +59,11 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
   });
 
   app.use(requestInfo(services));
+  // Query strings of every request, API and pages alike: control characters are refused here, once.
+  app.use(async (c, next) => {
+    for (const [name, value] of new URL(c.req.url).searchParams) refuseControlCharacters({ [name]: value });
+    return next();
+  });
   app.use(securityHeaders({ hsts: settings.secureCookies }));
   app.use(
     bodyLimit({
@@ -57,15 +77,25 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
 
   app.get("/healthz", async (c) => {
     c.header("Cache-Control", "no-store");
-    try {
-      await Promise.race([
-        services.database.ping(),
-        new Promise((_, reject) => setTimeout(() => reject(new Error("health check timed out")), 2000)),
-      ]);
-      return c.json({ status: true });
-    } catch {
-      return c.json({ status: false, code: "unavailable" }, 503);
-    }
+    if (await answers(() => services.database.ping(), 2000)) return c.json({ status: true });
+    return c.json({ status: false, code: "unavailable" }, 503);
+  });
+
+  // decisions §10: ready to serve when the database and Redis (if set) answer and the jobs run.
+  // While Redis is down the shop keeps serving on PostgreSQL counters, but says so here.
+  app.get("/readyz", async (c) => {
+    c.header("Cache-Control", "no-store");
+    const [database, redis] = await Promise.all([
+      answers(() => services.database.ping(), 2000),
+      services.redis ? answers(() => services.redis!.ping(), 1000) : Promise.resolve(undefined),
+    ]);
+    const checks = {
+      database: database ? "ok" : "down",
+      redis: redis === undefined ? "off" : redis ? "ok" : "down",
+      jobs: services.jobs.state === "off" ? "off" : jobsHealthy(services) ? "ok" : services.jobs.state === "running" ? "stalled" : "stopped",
+    };
+    const ready = database && redis !== false && checks.jobs !== "stalled" && checks.jobs !== "stopped";
+    return ready ? c.json({ status: true, checks }) : c.json({ status: false, code: "unavailable", checks }, 503);
   });
 
   if (options.clientDir) {
@@ -101,7 +131,7 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
   });
 
   app.route("/", apiRoutes());
-  if (!settings.isProduction) app.route("/", devMailRoutes());
+  if (settings.devConveniences) app.route("/", devMailRoutes());
   app.all("*", async (c, next) => {
     if (isApiPath(c.req.path)) return failure(c, new DomainError("not_found"));
     return next();

@@ -3,6 +3,7 @@
 import type { Locale } from "../i18n/locales.ts";
 import type { Translate } from "../i18n/translate.ts";
 import type { Services } from "./services.ts";
+import type { IdempotencyRecorder } from "./middleware/idempotency.ts";
 
 import type { AuthSession, SessionUser } from "../core/sessions/index.ts";
 import type { DomainError } from "../core/shared/errors.ts";
@@ -42,4 +43,11 @@ declare module "react-router" {
 }
 
 /** Hono's per-request variables. */
-export type HonoEnv = { Variables: { info: RequestInfo; services: Services } };
+export type HonoEnv = {
+  Variables: {
+    info: RequestInfo;
+    services: Services;
+    /** Set by the Idempotency-Key middleware: stores the answer inside the effect's transaction. */
+    idempotency?: IdempotencyRecorder;
+  };
+};

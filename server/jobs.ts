@@ -1,14 +1,17 @@
 // Background work of the server process: freezes that reached FREEZE_MAX_DAYS end, subscriptions
 // about to expire are announced (notification and mail), referral rewards whose hold is over are
-// credited, old idempotency keys go. Several processes may run it at once: the claims use SKIP
-// LOCKED, so each row is handled once.
-import { inArray, lt } from "drizzle-orm";
-import { idempotencyKeys, users } from "../db/schema/index.ts";
+// credited, and what is no longer kept goes (ended
+// sessions, spent codes, ended rate-limit windows, old idempotency keys, sent mail bodies). Several
+// processes may run it at once: the claims use SKIP LOCKED, so each row is handled once, and the
+// purges are idempotent.
+import { inArray } from "drizzle-orm";
+import { users } from "../db/schema/index.ts";
+import type { PurgeResult } from "../core/retention/index.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Services } from "./services.ts";
 
-export async function runJobsOnce(services: Services): Promise<{ unfrozen: number; notified: number; released: number }> {
-  const { subscriptions, notifications, mailer, catalog, clock, db, referrals } = services;
+export async function runJobsOnce(services: Services): Promise<{ unfrozen: number; notified: number; released: number; purged: PurgeResult }> {
+  const { subscriptions, notifications, mailer, catalog, db, retention, referrals } = services;
   const unfrozen = await subscriptions.endLongFreezes();
   for (const { userId, cheatId } of unfrozen) {
     await notifications.create(userId, "freeze_ended", { game: catalog.cheatById(cheatId)?.name ?? String(cheatId) });
@@ -29,21 +32,42 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
   }
   // Referral rewards held for REFERRAL_HOLD_DAYS (decisions §6).
   const released = await referrals.releaseDue();
-  await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - 24 * 3600_000)));
-  return { unfrozen: unfrozen.length, notified: expiring.length, released };
+  const purged = await retention.purge();
+  return { unfrozen: unfrozen.length, notified: expiring.length, released, purged };
 }
 
 /** Runs the jobs every JOBS_INTERVAL_SECONDS (0: never); returns a stop function. */
 export function startJobs(services: Services): () => Promise<void> {
   const seconds = services.settings.JOBS_INTERVAL_SECONDS;
   if (seconds === 0) return async () => {};
+  const { jobs } = services;
+  Object.assign(jobs, { state: "running", startedAt: Date.now(), lastRunAt: undefined, lastRunFailed: undefined });
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = runJobsOnce(services).catch((err: unknown) => services.logger.error({ err }, "background jobs failed"));
+    running = runJobsOnce(services).then(
+      () => Object.assign(jobs, { lastRunAt: Date.now(), lastRunFailed: false }),
+      (err: unknown) => {
+        Object.assign(jobs, { lastRunAt: Date.now(), lastRunFailed: true });
+        services.logger.error({ err }, "background jobs failed");
+      },
+    );
   }, seconds * 1000);
   timer.unref();
   return async () => {
     clearInterval(timer);
+    jobs.state = "stopped";
     await running;
   };
+}
+
+/**
+ * Whether the jobs run as they should (decisions §10, /readyz): off by setting, or started and a run
+ * ended within three intervals (the first run comes one interval after the start).
+ */
+export function jobsHealthy(services: Services, now = Date.now()): boolean {
+  const { jobs } = services;
+  if (jobs.state === "off") return true;
+  if (jobs.state !== "running") return false;
+  const since = jobs.lastRunAt ?? jobs.startedAt ?? 0;
+  return now - since <= 3 * services.settings.JOBS_INTERVAL_SECONDS * 1000 && jobs.lastRunFailed !== true;
 }

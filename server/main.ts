@@ -4,40 +4,79 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createServer } from "node:http";
 import { getRequestListener } from "@hono/node-server";
-import pino from "pino";
+import type { Logger } from "pino";
 import { Redis } from "ioredis";
 import type { ServerBuild } from "react-router";
 import { openDatabase } from "../db/client.ts";
-import { seedCatalog, seedDemoUser } from "../db/seed.ts";
+import { retireDemoUser, seedCatalog, seedDemoUser } from "../db/seed.ts";
 import { loadCatalogs } from "../i18n/catalogs.ts";
-import { hashPassword } from "../core/accounts/passwords.ts";
+import { hashPassword, verifyPassword } from "../core/accounts/passwords.ts";
 import { systemClock, type Clock } from "../core/shared/clock.ts";
 import { loadSettings, SettingsError, type Settings } from "./settings.ts";
 import { createServices, type Services } from "./services.ts";
 import { createApp } from "./app.ts";
 import { startJobs } from "./jobs.ts";
 import { pageCacheFastPath } from "./fast-path.ts";
+import { createLogger } from "./logging.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const BUILD_DIR = path.join(root, "build");
 
 /** Everything but the listening socket: used by main and by in-process tests. */
-export async function bootServices(settings: Settings, options: { clock?: Clock; logger?: pino.Logger } = {}): Promise<Services> {
-  const logger = options.logger ?? pino({ level: settings.LOG_LEVEL, base: undefined });
-  const database = await openDatabase(settings.DATABASE_URL);
+export async function bootServices(settings: Settings, options: { clock?: Clock; logger?: Logger } = {}): Promise<Services> {
+  const logger = options.logger ?? createLogger(settings.LOG_LEVEL);
+  const database = await openDatabase(settings.DATABASE_URL, { statementTimeoutMs: settings.DB_STATEMENT_TIMEOUT_MS });
   await seedCatalog(database.db, settings.SHOP_CURRENCY);
-  if (!settings.isProduction) await seedDemoUser(database.db, settings.SHOP_CURRENCY, hashPassword);
-  const redis = settings.REDIS_URL ? new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  // The demo user exists only on a run nobody else reaches (decisions §11); one seeded by an earlier
+  // development run of the same database is retired when the shop goes public.
+  if (settings.devConveniences) await seedDemoUser(database.db, settings.SHOP_CURRENCY, hashPassword);
+  else await retireDemoUser(database.db, verifyPassword);
+  const redis = settings.REDIS_URL ? await connectRedis(settings.REDIS_URL, logger) : undefined;
   const services = createServices({ settings, database, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger, redis });
   await services.catalog.reload();
   return services;
 }
 
+/**
+ * A Redis client that never makes a request wait for it: no offline queue (a command while it is
+ * disconnected fails at once), a command timeout, reconnection in the background. The start waits
+ * up to REDIS_START_WAIT_MS for the first connection; without one the shop starts all the same,
+ * its counters in PostgreSQL until Redis answers (docs/decisions/0006-redis-down.md).
+ */
+async function connectRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 1000,
+    connectTimeout: 2000,
+    retryStrategy: (times) => Math.min(200 * times, 2000),
+  });
+  let warned = false;
+  redis.on("error", (err: Error) => {
+    if (warned) return;
+    warned = true;
+    logger.warn({ err }, "Redis connection error");
+  });
+  redis.on("ready", () => (warned = false));
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, REDIS_START_WAIT_MS);
+    redis.once("ready", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  return redis;
+}
+const REDIS_START_WAIT_MS = 3000;
+
 /** The node:http server: page-cache hits on the fast path, everything else through the app. */
 export function createHttpServer(services: Services, app: ReturnType<typeof createApp>) {
   const appListener = getRequestListener(app.fetch);
   const fastPath = app.pages ? pageCacheFastPath(services, app.pages.lookup) : undefined;
-  return createServer((req, res) => {
+  const timeout = services.settings.REQUEST_TIMEOUT_MS;
+  // A client gets REQUEST_TIMEOUT_MS to send its whole request, headers and body; node answers 408
+  // and closes the connection after that, and checks every second rather than every 30 s.
+  return createServer({ requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: 1000 }, (req, res) => {
     if (fastPath?.(req, res)) return;
     void appListener(req, res);
   });
@@ -85,7 +124,7 @@ export async function main(env: Record<string, string | undefined> = process.env
       await stopJobs();
       await services.background.drain();
       services.mailer.close();
-      await services.redis?.quit().catch(() => {});
+      await services.redis?.quit().catch(() => services.redis?.disconnect());
       await services.database.close().catch((err) => logger.error({ err }, "closing the database failed"));
       logger.info("stopped");
       process.exit(0);

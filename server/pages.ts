@@ -72,7 +72,8 @@ export function withWriteLimit(build: ServerBuild): ServerBuild {
 
 export function pageHandler(services: Services, build: ServerBuild) {
   const { settings, catalog } = services;
-  const handle = createRequestHandler(withWriteLimit(build), settings.isProduction ? "production" : "development");
+  // Development mode shows error details in pages: only where the conveniences are (decisions §11).
+  const handle = createRequestHandler(withWriteLimit(build), settings.devConveniences ? "development" : "production");
   const cache = new PageCache(settings.PAGE_CACHE_ENTRIES);
   catalog.onChange(() => cache.clear());
   const cacheControl = "no-cache";

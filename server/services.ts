@@ -8,7 +8,7 @@ import type { Clock } from "../core/shared/clock.ts";
 import { createMailer } from "../core/mail/index.ts";
 import { createNotifications } from "../core/notifications/index.ts";
 import { createSessions } from "../core/sessions/index.ts";
-import { createRateLimiter, postgresCounter, redisCounter, type RedisLike } from "../core/ratelimit/index.ts";
+import { createRateLimiter, failoverCounter, postgresCounter, redisCounter, type RedisLike } from "../core/ratelimit/index.ts";
 import { createAccounts } from "../core/accounts/index.ts";
 import { createRecaptcha } from "../core/accounts/recaptcha.ts";
 import { createBackground } from "../core/shared/background.ts";
@@ -20,10 +20,20 @@ import { createPayments, createPayPal, createDemoProvider } from "../core/paymen
 import { createPurchases } from "../core/purchases/index.ts";
 import { createGifts } from "../core/gifts/index.ts";
 import { createStatistics } from "../core/statistics/index.ts";
+import { createRetention } from "../core/retention/index.ts";
 import { minorDigits } from "../core/shared/money.ts";
 import type { Settings } from "./settings.ts";
 
 export type Services = ReturnType<typeof createServices>;
+
+export type JobsState = {
+  /** off: JOBS_INTERVAL_SECONDS=0; stopped: not started (or stopped) in this process. */
+  state: "off" | "stopped" | "running";
+  startedAt?: number;
+  /** When the last run ended (Date.now()), and whether it failed. */
+  lastRunAt?: number;
+  lastRunFailed?: boolean;
+};
 
 export function createServices(deps: {
   settings: Settings;
@@ -38,9 +48,25 @@ export function createServices(deps: {
   const background = createBackground((err) => logger.error({ err }, "background task failed"));
   const catalog = createCatalog({ db });
   const sessions = createSessions({ db, clock });
-  const limiter = createRateLimiter(deps.redis ? redisCounter(deps.redis) : postgresCounter(db, clock), clock);
+  // With Redis, its counters; while it fails, PostgreSQL's (docs/decisions/0006-redis-down.md).
+  const counter = deps.redis
+    ? failoverCounter(redisCounter(deps.redis), postgresCounter(db, clock), {
+        onFailure: (err) => logger.warn({ err }, "Redis does not answer: rate-limit counters in PostgreSQL until it does"),
+        onRecovery: () => logger.info("Redis answers again: rate-limit counters back in Redis"),
+      })
+    : postgresCounter(db, clock);
+  const limiter = createRateLimiter(counter, clock);
   const notifications = createNotifications({ db });
-  const mailer = createMailer({ db, smtpUrl: settings.SMTP_URL, from: settings.MAIL_FROM, logger, publicUrl: settings.PUBLIC_URL, catalogs, clock });
+  const mailer = createMailer({
+    db,
+    smtpUrl: settings.SMTP_URL,
+    from: settings.MAIL_FROM,
+    logger,
+    publicUrl: settings.PUBLIC_URL,
+    catalogs,
+    clock,
+    keepBodies: settings.devConveniences,
+  });
   const recaptcha = createRecaptcha({ secret: settings.RECAPTCHA_SECRET, verifyUrl: settings.RECAPTCHA_VERIFY_URL });
   const accounts = createAccounts({
     db,
@@ -78,6 +104,9 @@ export function createServices(deps: {
     publicUrl: settings.PUBLIC_URL,
   });
   const suspensions = createSuspensions({ sessions, clock });
+  // The demo provider only where the conveniences are (decisions §11); settings refuse a public shop
+  // without PayPal credentials, and this refuses the demo provider there all the same.
+  if (!settings.devConveniences && !settings.PAYPAL_CLIENT_ID) throw new Error("PAYPAL_CLIENT_ID is required outside development");
   const provider =
     settings.PAYPAL_CLIENT_ID && settings.PAYPAL_CLIENT_SECRET
       ? createPayPal({
@@ -106,6 +135,9 @@ export function createServices(deps: {
   const purchases = createPurchases({ db, clock, catalog, ledger, subscriptions });
   const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, mailer, background, limiter, mailLimit: settings.RATE_MAIL_USER, publicUrl: settings.PUBLIC_URL });
   const statistics = createStatistics({ db });
+  const retention = createRetention({ db, clock });
+  /** The background jobs' heartbeat, for /readyz (set by startJobs). */
+  const jobs: JobsState = { state: settings.JOBS_INTERVAL_SECONDS === 0 ? "off" : "stopped" };
   return {
     ...deps,
     db,
@@ -128,5 +160,7 @@ export function createServices(deps: {
     purchases,
     gifts,
     statistics,
+    retention,
+    jobs,
   };
 }

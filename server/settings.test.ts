@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { loadSettings, SettingsError } from "./settings.ts";
 
+/** What a shop others can reach must have (decisions §11): real mail and a real payment provider. */
+const PUBLIC_NEEDS = { SMTP_URL: "smtp://mail.example:587", PAYPAL_CLIENT_ID: "id", PAYPAL_CLIENT_SECRET: "secret" };
+
 describe("settings", () => {
   it("has the defaults of decisions §1", () => {
     const s = loadSettings({});
@@ -19,7 +22,47 @@ describe("settings", () => {
 
   it("derives PUBLIC_URL from PORT and turns on secure cookies for https", () => {
     expect(loadSettings({ PORT: "8080" }).PUBLIC_URL).toBe("http://localhost:8080");
-    expect(loadSettings({ PUBLIC_URL: "https://shop.example/" })).toMatchObject({ PUBLIC_URL: "https://shop.example", secureCookies: true });
+    expect(loadSettings({ PUBLIC_URL: "https://shop.example/", ...PUBLIC_NEEDS })).toMatchObject({ PUBLIC_URL: "https://shop.example", secureCookies: true });
+  });
+
+  describe("production safety (decisions §11)", () => {
+    it.each([
+      [{}],
+      [{ PUBLIC_URL: "http://127.0.0.1:3000" }],
+      [{ PUBLIC_URL: "http://localhost:8080", HOST: "localhost" }],
+      [{ PUBLIC_URL: "http://[::1]:3000", HOST: "::1" }],
+      [{ PUBLIC_URL: "http://shop.localhost", HOST: "127.0.0.2", NODE_ENV: "test" }],
+    ])("keeps the development conveniences on a loopback run: %o", (env) => {
+      expect(loadSettings(env).devConveniences).toBe(true);
+    });
+
+    it.each([
+      [{ PUBLIC_URL: "https://shop.example" }],
+      [{ PUBLIC_URL: "http://shop.example" }],
+      [{ PUBLIC_URL: "http://192.168.1.20:3000" }],
+      [{ HOST: "0.0.0.0" }],
+      [{ HOST: "::" }],
+      [{ HOST: "203.0.113.7" }],
+      [{ PUBLIC_URL: "http://localhost:3000", HOST: "0.0.0.0" }],
+      [{ PAYPAL_API_BASE: "https://api-m.paypal.com" }],
+      [{ NODE_ENV: "production" }],
+    ])("turns them off (no /dev/mail, demo user or demo provider) for %o", (env) => {
+      expect(loadSettings({ ...env, ...PUBLIC_NEEDS }).devConveniences).toBe(false);
+    });
+
+    it.each([
+      [{ PUBLIC_URL: "https://shop.example" }],
+      [{ HOST: "0.0.0.0" }],
+      [{ NODE_ENV: "production" }],
+    ])("refuses %o without SMTP_URL, in one line naming it", (env) => {
+      expect(() => loadSettings({ ...env, PAYPAL_CLIENT_ID: "id", PAYPAL_CLIENT_SECRET: "secret" })).toThrow(
+        /^Invalid setting SMTP_URL="": required in production[^\n]*$/,
+      );
+    });
+
+    it("refuses a public shop without PayPal credentials (the demo provider is for loopback runs)", () => {
+      expect(() => loadSettings({ PUBLIC_URL: "https://shop.example", SMTP_URL: "smtp://mail.example:587" })).toThrow(/^Invalid setting PAYPAL_CLIENT_ID="": required in production/);
+    });
   });
 
   it.each([

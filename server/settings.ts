@@ -30,6 +30,27 @@ const rule = (fallback: string) =>
 
 const url = z.string().trim().url("must be a URL").transform((v) => v.replace(/\/+$/, ""));
 
+/** PayPal's live REST host: real money, so never a development run. */
+export const PAYPAL_LIVE_API = "https://api-m.paypal.com";
+
+/** Whether a host name or address is this machine's loopback: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return h === "localhost" || h.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(h) || h === "::1" || h === "0:0:0:0:0:0:0:1";
+}
+
+/**
+ * decisions §11, production safety: the development conveniences (/dev/mail, the demo user, the
+ * demo payment provider, mail bodies in the log) exist only on a run nobody else can reach — both
+ * PUBLIC_URL and HOST loopback — that is not production: NODE_ENV=production, or PayPal's live host.
+ */
+function conveniencesAllowed(s: { NODE_ENV: string; HOST: string; PUBLIC_URL?: string; PORT: number; PAYPAL_API_BASE: string }): boolean {
+  if (s.NODE_ENV === "production" || s.PAYPAL_API_BASE === PAYPAL_LIVE_API) return false;
+  const publicUrl = s.PUBLIC_URL ?? `http://localhost:${s.PORT || 3000}`;
+  // Zod runs this refinement even when a field was already refused: a bad URL just counts as public.
+  return isLoopbackHost(String(s.HOST)) && URL.canParse(publicUrl) && isLoopbackHost(new URL(publicUrl).hostname);
+}
+
 export const SettingsSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -56,6 +77,10 @@ export const SettingsSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(500),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+    /** Longest a client may take to send a whole request, headers and body (slow clients are cut off). */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(10_000),
+    /** Longest one database query may take, enforced by the server and by the client (decisions §10). */
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
     DATA_DIR: optionalString,
     SMTP_URL: z
       .string()
@@ -114,8 +139,12 @@ export const SettingsSchema = z
     if (Boolean(s.PAYPAL_CLIENT_ID) !== Boolean(s.PAYPAL_CLIENT_SECRET)) {
       ctx.addIssue({ code: "custom", path: [s.PAYPAL_CLIENT_ID ? "PAYPAL_CLIENT_SECRET" : "PAYPAL_CLIENT_ID"], message: "PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET go together" });
     }
-    if (s.NODE_ENV === "production" && !s.PAYPAL_CLIENT_ID) {
-      ctx.addIssue({ code: "custom", path: ["PAYPAL_CLIENT_ID"], message: "required in production (the demo payment provider is never used there)" });
+    // A shop others can reach runs as in production (decisions §11): mail really leaves, payments
+    // go to PayPal. Checked in this order so that the one line names what to set first.
+    if (!conveniencesAllowed(s)) {
+      const why = "required in production, i.e. unless NODE_ENV is not production and both PUBLIC_URL and HOST are loopback";
+      if (!s.SMTP_URL) ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: `${why} (mail is never only logged there)` });
+      else if (!s.PAYPAL_CLIENT_ID) ctx.addIssue({ code: "custom", path: ["PAYPAL_CLIENT_ID"], message: `${why} (the demo payment provider is never used there)` });
     }
     if (s.TOPUP_MIN > s.TOPUP_MAX) ctx.addIssue({ code: "custom", path: ["TOPUP_MIN"], message: "must not exceed TOPUP_MAX" });
   })
@@ -128,6 +157,8 @@ export const SettingsSchema = z
       SUPPORT_EMAIL: s.SUPPORT_EMAIL ?? `support@${new URL(publicUrl).hostname}`,
       DATABASE_URL: s.DATABASE_URL || `file:${s.DATA_DIR ?? "./.data/pglite"}`,
       isProduction: s.NODE_ENV === "production",
+      /** /dev/mail, the demo user, the demo provider, mail bodies in the log (decisions §11). */
+      devConveniences: conveniencesAllowed(s),
       secureCookies: publicUrl.startsWith("https://"),
     };
   });

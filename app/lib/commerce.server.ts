@@ -2,6 +2,7 @@
 import { fromDecimal } from "../../core/payments/index.ts";
 import { DomainError } from "../../core/shared/errors.ts";
 import { minorDigits } from "../../core/shared/money.ts";
+import { MAX_ID } from "../../server/http/input.ts";
 
 /** "25", "25.5" or "25,50" in the shop currency → minor units; a field error otherwise. */
 export function parseAmount(raw: string | undefined, currency: string): number {
@@ -13,9 +14,12 @@ export function parseAmount(raw: string | undefined, currency: string): number {
   return amount;
 }
 
-/** A positive integer id from a query or form field, or undefined. */
-export function parseId(raw: string | null | undefined): number | undefined {
-  if (!raw || !/^\d{1,12}$/.test(raw)) return undefined;
+/**
+ * A positive integer id from a query or form field, or undefined. Bounded (int4 by default, the
+ * serial columns): a bigger number is no id of ours and must never reach a query.
+ */
+export function parseId(raw: string | null | undefined, max: number = MAX_ID): number | undefined {
+  if (!raw || !/^\d{1,16}$/.test(raw)) return undefined;
   const id = Number(raw);
-  return id > 0 ? id : undefined;
+  return id > 0 && id <= max ? id : undefined;
 }

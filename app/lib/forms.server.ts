@@ -5,13 +5,23 @@ import type { z } from "zod";
 import { DomainError } from "../../core/shared/errors.ts";
 import { validate } from "../../server/http/body.ts";
 import { formAnswer } from "../../server/http/forms.ts";
+import { controlCharacterPath } from "../../server/http/input.ts";
 
 export type { FormResult } from "../../server/http/forms.ts";
 
+/**
+ * The posted text fields of a page form. A control character in any of them is refused here, for
+ * every form at once (400, the error page): no field of ours means one, and PostgreSQL cannot
+ * store NUL at all.
+ */
 export async function readForm(request: Request): Promise<Record<string, string>> {
   const form = await request.formData();
   const fields: Record<string, string> = {};
-  for (const [key, value] of form) if (typeof value === "string") fields[key] = value;
+  for (const [key, value] of form) {
+    if (typeof value !== "string") continue;
+    if (controlCharacterPath({ [key]: value }) !== undefined) throw data("validation.control_characters", { status: 400 });
+    fields[key] = value;
+  }
   return fields;
 }
 

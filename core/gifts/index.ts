@@ -17,6 +17,7 @@ import type { Mailer } from "../mail/index.ts";
 import type { Notifications } from "../notifications/index.ts";
 import type { Subscriptions, SubscriptionView } from "../subscriptions/index.ts";
 import type { Background } from "../shared/background.ts";
+import type { BeforeCommit } from "../purchases/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { randomString } from "../shared/tokens.ts";
@@ -33,6 +34,8 @@ export type GiftView = { code: string | null; cheat_id: number; days: number; re
 
 /** How a notification names a giver without a username: translated when it is read. */
 const ANONYMOUS_GIVER = { t: "gift.anonymousGiver" };
+
+export type GiftResult = { gift: GiftView; balance: number; transaction: TransactionView };
 
 export type Gifts = ReturnType<typeof createGifts>;
 
@@ -53,7 +56,12 @@ export function createGifts(deps: {
   const { db, clock, catalog, ledger, subscriptions, notifications, mailer, background, limiter, mailLimit, publicUrl } = deps;
 
   return {
-    async give(giverId: number, input: { productId: number; recipient?: string; area: string }): Promise<{ gift: GiftView; balance: number; transaction: TransactionView }> {
+    /** `beforeCommit` runs inside the transaction with the answer (an Idempotency-Key's is stored with the effect). */
+    async give(
+      giverId: number,
+      input: { productId: number; recipient?: string; area: string },
+      options: { beforeCommit?: BeforeCommit<GiftResult> } = {},
+    ): Promise<GiftResult> {
       const product = catalog.productsForArea(input.area).find((p) => p.id === input.productId);
       if (!product) throw new DomainError("not_found", "errors.product_not_found");
       const [giver] = await db.select().from(users).where(eq(users.id, giverId));
@@ -83,6 +91,12 @@ export function createGifts(deps: {
       const game = catalog.cheatById(product.cheat_id)?.name ?? String(product.cheat_id);
       const from = giver.username ?? null;
       const code = randomString(12, CODE_ALPHABET);
+      const base = { cheat_id: product.cheat_id, days: product.params.days };
+      const gift: GiftView = email
+        ? { ...base, code: null, recipient: email, redeemed: null, delivered: true }
+        : recipient
+          ? { ...base, code, recipient: recipient.username, redeemed: true, delivered: true }
+          : { ...base, code, recipient: null, redeemed: false, delivered: false };
       const result = await db.transaction(async (tx) => {
         const now = clock.now();
         const { balance, transaction } = await ledger.post(
@@ -110,7 +124,9 @@ export function createGifts(deps: {
           // By e-mail, the giver is told of the address as typed, whether or not it is registered.
           await notifications.create(giverId, "gift_sent", { game, days: product.params.days, to: email ?? recipient!.username ?? "" }, tx);
         }
-        return { balance, transaction };
+        const done = { gift, balance, transaction };
+        await options.beforeCommit?.(tx, done);
+        return done;
       });
       const days = product.params.days;
       if (recipient) {
@@ -123,13 +139,7 @@ export function createGifts(deps: {
       } else {
         void background.run(() => mailer.send({ to: giver.email, locale: giver.locale as Locale, template: "gift_code", params: { game, days, code } }));
       }
-      const base = { cheat_id: product.cheat_id, days };
-      const gift: GiftView = email
-        ? { ...base, code: null, recipient: email, redeemed: null, delivered: true }
-        : recipient
-          ? { ...base, code, recipient: recipient.username, redeemed: true, delivered: true }
-          : { ...base, code, recipient: null, redeemed: false, delivered: false };
-      return { ...result, gift };
+      return result;
     },
 
     /** Redeems a gift code once, for the signed-in user. */

@@ -9,7 +9,7 @@ import { insertOutbox, listOutbox, markOutbox } from "./mail.store.ts";
 import { renderMail, type MailMessage, type RenderedMail } from "./templates.ts";
 import { createSmtpTransport } from "./transport.ts";
 
-export { listOutbox, type OutboxEntry, type OutboxStatus } from "./mail.store.ts";
+export { listOutbox, purgeOutboxBodies, type OutboxEntry, type OutboxStatus } from "./mail.store.ts";
 export {
   MAIL_TEMPLATE_IDS,
   escapeHtml,
@@ -38,6 +38,12 @@ export type MailerDeps = {
   /** The message catalogues (i18n/catalogs.ts loadCatalogs()). */
   catalogs: { t(locale: Locale): Translate };
   clock?: Clock;
+  /**
+   * Development only (decisions §11): mail bodies stay in the outbox after sending and a mail that
+   * is only logged has its text in the log. Off, a body (a reset code, a sign-in link) leaves the
+   * outbox once the attempt to send it ended, and never reaches the log. Default: off.
+   */
+  keepBodies?: boolean;
 };
 
 export type Mailer = ReturnType<typeof createMailer>;
@@ -47,6 +53,7 @@ export function createMailer(deps: MailerDeps) {
   const clock = deps.clock ?? systemClock;
   const publicUrl = deps.publicUrl.replace(/\/+$/, "");
   const transport = deps.smtpUrl ? createSmtpTransport(deps.smtpUrl) : undefined;
+  const keepBodies = deps.keepBodies ?? false;
 
   function render(message: MailMessage): RenderedMail {
     return renderMail(message, { t: catalogs.t(message.locale), locale: message.locale, publicUrl });
@@ -60,14 +67,13 @@ export function createMailer(deps: MailerDeps) {
     const to = message.to.trim();
     if (!to || /[\r\n]/.test(to)) throw new Error(`mail: invalid recipient ${JSON.stringify(message.to)}`);
     const mail = render(message);
-    const entry = { to, locale: message.locale, ...mail };
+    // Made at the mailer's clock, which the retention of mail bodies counts from.
+    const entry = { to, locale: message.locale, ...mail, createdAt: clock.now() };
 
     if (!transport) {
       const id = await insertOutbox(db, { ...entry, status: "logged" });
-      logger.info(
-        { mail: { id, to, template: message.template, subject: mail.subject, text: mail.text } },
-        "mail not sent (SMTP_URL is unset); kept in the outbox",
-      );
+      const shown = keepBodies ? { subject: mail.subject, text: mail.text } : {};
+      logger.info({ mail: { id, to, template: message.template, ...shown } }, "mail not sent (SMTP_URL is unset); kept in the outbox");
       return;
     }
 
@@ -76,13 +82,13 @@ export function createMailer(deps: MailerDeps) {
       await transport.sendMail({ from, to, subject: mail.subject, text: mail.text, html: mail.html });
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      await markOutbox(db, id, { status: "failed", error: reason }).catch((dbErr: unknown) =>
+      await markOutbox(db, id, { status: "failed", error: reason }, !keepBodies).catch((dbErr: unknown) =>
         logger.error({ err: dbErr, outboxId: id }, "recording a failed mail failed"),
       );
       logger.error({ err, outboxId: id, to, template: message.template }, "mail could not be sent");
       throw new Error(`Mail "${message.template}" to ${to} could not be sent: ${reason}`, { cause: err });
     }
-    await markOutbox(db, id, { status: "sent", sentAt: clock.now() });
+    await markOutbox(db, id, { status: "sent", sentAt: clock.now() }, !keepBodies);
     logger.info({ mail: { id, to, template: message.template } }, "mail sent");
   }
 

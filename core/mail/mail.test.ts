@@ -55,7 +55,7 @@ describe("sending over SMTP", () => {
     const url = new URL(smtp.url);
     url.username = "shop";
     url.password = "s3cret";
-    const mailer = createMailer({ db: database.db, smtpUrl: url.toString(), from: FROM, logger: pino({ level: "silent" }), publicUrl: PUBLIC_URL, catalogs });
+    const mailer = createMailer({ db: database.db, smtpUrl: url.toString(), from: FROM, logger: pino({ level: "silent" }), publicUrl: PUBLIC_URL, catalogs, keepBodies: true });
     expect(mailer.mode).toBe("smtp");
     const link = `${PUBLIC_URL}/reset?email=${encodeURIComponent(to)}&code=${code}`;
     const before = smtp.messages.length;
@@ -90,7 +90,7 @@ describe("sending over SMTP", () => {
   });
 
   it("delivers subject, text and HTML byte-exact in scripts sent as base64 and as quoted-printable", async () => {
-    const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs });
+    const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs, keepBodies: true });
     const params = { game: "Dota 2", days: 30, from: "Алексей 李 ✓" };
     for (const locale of ["cn", "hi", "pt"] as const) {
       const to = `gift-${locale}@example.com`;
@@ -107,7 +107,7 @@ describe("sending over SMTP", () => {
     const down = await startSmtpServer();
     await down.stop();
     const { logger, error } = recordingLogger();
-    const mailer = createMailer({ db: database.db, smtpUrl: down.url, from: FROM, logger, publicUrl: PUBLIC_URL, catalogs });
+    const mailer = createMailer({ db: database.db, smtpUrl: down.url, from: FROM, logger, publicUrl: PUBLIC_URL, catalogs, keepBodies: true });
     const to = "nobody@example.com";
 
     await expect(mailer.send({ to, locale: "en", template: "password_changed" })).rejects.toThrow(
@@ -123,10 +123,53 @@ describe("sending over SMTP", () => {
   });
 });
 
+describe("outside development (keepBodies off, decisions §11)", () => {
+  let smtp: TestSmtpServer;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+  });
+  afterAll(async () => {
+    await smtp?.stop();
+  });
+
+  it("delivers a reset code, then keeps only the record in the outbox and never the code in the log", async () => {
+    const { logger, info, error } = recordingLogger();
+    const mailer = createMailer({ db: database.db, smtpUrl: smtp.url, from: FROM, logger, publicUrl: PUBLIC_URL, catalogs });
+    const to = "prod-reset@example.com";
+    await mailer.send({ to, locale: "en", template: "password_reset", params: { code: "314159", link: `${PUBLIC_URL}/en/reset?code=314159` } });
+
+    const mail = await smtp.waitFor((m) => m.envelope.to.includes(to), 2000);
+    expect(mail.text).toContain("314159");
+    const row = await outboxRowFor(to);
+    expect(row).toMatchObject({ status: "sent", to, locale: "en", subject: "", text: "", html: "" });
+    expect(row.sentAt).toBeInstanceOf(Date);
+    expect(JSON.stringify([...info, ...error])).not.toContain("314159");
+  });
+
+  it("drops the body of a mail that could not be sent too", async () => {
+    const down = await startSmtpServer();
+    await down.stop();
+    const { logger, info, error } = recordingLogger();
+    const mailer = createMailer({ db: database.db, smtpUrl: down.url, from: FROM, logger, publicUrl: PUBLIC_URL, catalogs });
+    const to = "prod-failed@example.com";
+    await expect(mailer.send({ to, locale: "en", template: "password_reset", params: { code: "271828", link: `${PUBLIC_URL}/en/reset` } })).rejects.toThrow();
+    expect(await outboxRowFor(to)).toMatchObject({ status: "failed", subject: "", text: "", html: "" });
+    expect(JSON.stringify([...info, ...error])).not.toContain("271828");
+  });
+
+  it("does not write the body of a mail it only logs", async () => {
+    const { logger, info } = recordingLogger();
+    const mailer = createMailer({ db: database.db, from: FROM, logger, publicUrl: PUBLIC_URL, catalogs });
+    await mailer.send({ to: "prod-logged@example.com", locale: "en", template: "password_reset", params: { code: "161803", link: `${PUBLIC_URL}/en/reset` } });
+    expect(info).toHaveLength(1);
+    expect(JSON.stringify(info)).not.toContain("161803");
+  });
+});
+
 describe("without SMTP", () => {
   it("keeps the mail in the outbox as 'logged' and writes it to the log", async () => {
     const { logger, info } = recordingLogger();
-    const mailer = createMailer({ db: database.db, from: FROM, logger, publicUrl: PUBLIC_URL, catalogs });
+    const mailer = createMailer({ db: database.db, from: FROM, logger, publicUrl: PUBLIC_URL, catalogs, keepBodies: true });
     expect(mailer.mode).toBe("log");
     const to = "maria@example.com";
 
@@ -143,7 +186,7 @@ describe("without SMTP", () => {
   });
 
   it("escapes user values in the HTML part but not in the text part", async () => {
-    const mailer = createMailer({ db: database.db, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs });
+    const mailer = createMailer({ db: database.db, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs, keepBodies: true });
     const to = "gift@example.com";
     const from = `<script>alert("x")</script> & 'Co'`;
 
@@ -158,14 +201,14 @@ describe("without SMTP", () => {
   });
 
   it("keeps a line break in a value from forging a line of the mail", async () => {
-    const mailer = createMailer({ db: database.db, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs });
+    const mailer = createMailer({ db: database.db, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs, keepBodies: true });
     const mail = mailer.render({ to: "x@example.com", locale: "en", template: "gift_received", params: { game: "CS2", days: 7, from: "eve\n\n999999\n" } });
     expect(lines(mail.text)).not.toContain("999999");
     expect(mail.subject).not.toMatch(/[\r\n]/);
   });
 
   it("refuses a link that is not http(s)", async () => {
-    const mailer = createMailer({ db: database.db, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs });
+    const mailer = createMailer({ db: database.db, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs, keepBodies: true });
     await expect(
       mailer.send({ to: "js@example.com", locale: "en", template: "email_change_confirm", params: { link: "javascript:alert(1)", newEmail: "a@b.c" } }),
     ).rejects.toThrow(/http\(s\)/);

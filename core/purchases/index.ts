@@ -1,11 +1,14 @@
 // Buying a product from the balance (decisions §3): the debit, its ledger entry and the days are
 // one database transaction; concurrent purchases serialise on the user's balance row.
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { snapshot, type Ledger, type TransactionView } from "../ledger/index.ts";
 import type { Subscriptions, SubscriptionView } from "../subscriptions/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
+
+/** Runs inside a use case's transaction, with its result, just before the commit. */
+export type BeforeCommit<T> = (tx: Tx, result: T) => Promise<void>;
 
 export type PurchaseResult = { subscriptions: SubscriptionView[]; balance: number; transaction: TransactionView };
 
@@ -14,8 +17,11 @@ export type Purchases = ReturnType<typeof createPurchases>;
 export function createPurchases(deps: { db: Db; clock: Clock; catalog: Catalog; ledger: Ledger; subscriptions: Subscriptions }) {
   const { db, clock, catalog, ledger, subscriptions } = deps;
   return {
-    /** A product of the buyer's shopping area, paid from the balance. */
-    async purchase(userId: number, productId: number, area: string): Promise<PurchaseResult> {
+    /**
+     * A product of the buyer's shopping area, paid from the balance. `beforeCommit` runs inside the
+     * transaction with the result (an Idempotency-Key's answer is stored with the effect).
+     */
+    async purchase(userId: number, productId: number, area: string, options: { beforeCommit?: BeforeCommit<PurchaseResult> } = {}): Promise<PurchaseResult> {
       const product = catalog.productsForArea(area).find((p) => p.id === productId);
       if (!product) throw new DomainError("not_found", "errors.product_not_found");
       return db.transaction(async (tx) => {
@@ -25,7 +31,9 @@ export function createPurchases(deps: { db: Db; clock: Clock; catalog: Catalog; 
           clock.now(),
         );
         await subscriptions.grantDays(tx, userId, product.cheat_id, product.params.days);
-        return { balance, transaction, subscriptions: await subscriptions.list(userId, tx) };
+        const result = { balance, transaction, subscriptions: await subscriptions.list(userId, tx) };
+        await options.beforeCommit?.(tx, result);
+        return result;
       });
     },
   };

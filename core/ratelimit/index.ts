@@ -1,5 +1,6 @@
 // Fixed-window counters for rate limits (decisions §2). They live in PostgreSQL, or in Redis when
-// several app processes should share them without a database round trip.
+// several app processes should share them without a database round trip; while Redis does not
+// answer, the PostgreSQL counters stand in (docs/decisions/0006-redis-down.md).
 import { isIP } from "node:net";
 import { and, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
@@ -96,7 +97,9 @@ export type RedisLike = {
   del(key: string): Promise<unknown>;
   pttl(key: string): Promise<number>;
   get(key: string): Promise<string | null>;
+  ping(): Promise<unknown>;
   quit(): Promise<unknown>;
+  disconnect(): void;
 };
 
 const INCR_WITH_WINDOW = `
@@ -128,6 +131,46 @@ export function redisCounter(redis: RedisLike, prefix = "shop:rl:"): Counter {
     async release(key) {
       await redis.eval(DECR_IF_POSITIVE, 1, prefix + key);
     },
+  };
+}
+
+/**
+ * Redis counters that fall back to PostgreSQL ones while Redis fails (docs/decisions/0006): a call
+ * that fails is counted in the fallback, and for `pauseMs` after a failure Redis is not asked at
+ * all, so a frozen Redis costs one command timeout per pause, not one per request. The limits keep
+ * holding across processes (PostgreSQL is shared too); only a window's count restarts.
+ */
+export function failoverCounter(
+  primary: Counter,
+  fallback: Counter,
+  options: { pauseMs?: number; onFailure?: (err: unknown) => void; onRecovery?: () => void } = {},
+): Counter {
+  const pauseMs = options.pauseMs ?? 5000;
+  let pausedUntil = 0;
+  let failing = false;
+  const run = async <T>(call: (counter: Counter) => Promise<T>): Promise<T> => {
+    if (Date.now() < pausedUntil) return call(fallback);
+    try {
+      const result = await call(primary);
+      if (failing) {
+        failing = false;
+        options.onRecovery?.();
+      }
+      return result;
+    } catch (err) {
+      pausedUntil = Date.now() + pauseMs;
+      if (!failing) {
+        failing = true;
+        options.onFailure?.(err);
+      }
+      return call(fallback);
+    }
+  };
+  return {
+    hit: (key, windowSeconds) => run((c) => c.hit(key, windowSeconds)),
+    peek: (key) => run((c) => c.peek(key)),
+    reset: (key) => run((c) => c.reset(key)),
+    release: (key) => run((c) => c.release(key)),
   };
 }
 

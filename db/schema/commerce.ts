@@ -226,6 +226,8 @@ export const idempotencyKeys = pgTable(
     httpStatus: integer("http_status"),
     response: jsonb("response"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the running attempt claimed the key; an attempt silent for long may be taken over. */
+    attemptAt: timestamp("attempt_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created").on(t.createdAt)],
 );

@@ -20,7 +20,7 @@ import { DomainError } from "../../core/shared/errors.ts";
 import type { HonoEnv } from "../context.ts";
 import { jsonBody } from "../http/body.ts";
 import { ok } from "../http/envelope.ts";
-import { PRE2FA_COOKIE } from "../http/cookies.ts";
+import { PRE2FA_COOKIE, cookieValue } from "../http/cookies.ts";
 import { bearerToken, clearSessionCookie, requireAuth, setSessionCookie } from "../middleware/session.ts";
 
 export function requestMeta(c: Context<HonoEnv>): RequestMeta {
@@ -34,7 +34,7 @@ export function accountRoutes() {
 
   api.post("/v2/web/register", async (c) => {
     const input = await jsonBody(c, RegisterSchema);
-    const { token } = await accounts(c).register(input, { ...requestMeta(c), referrerCode: getCookie(c, "referrer") });
+    const { token } = await accounts(c).register(input, { ...requestMeta(c), referrerCode: cookieValue(c.req.header("cookie"), "referrer") });
     setSessionCookie(c, token);
     return ok(c, { token });
   });

@@ -4,12 +4,13 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import type { HonoEnv } from "../context.ts";
 import { jsonBody, query } from "../http/body.ts";
+import { MAX_ID } from "../http/input.ts";
 import { ok } from "../http/envelope.ts";
 import { requireAuth } from "../middleware/session.ts";
-import { idempotent } from "../middleware/idempotency.ts";
+import { idempotencyRecorder, idempotent } from "../middleware/idempotency.ts";
 import { DomainError } from "../../core/shared/errors.ts";
 
-const id = z.number({ message: "validation.required" }).int("validation.invalid").positive("validation.invalid").max(2_147_483_647, "validation.invalid");
+const id = z.number({ message: "validation.required" }).int("validation.invalid").positive("validation.invalid").max(MAX_ID, "validation.invalid");
 const CheatSchema = z.object({ cheat_id: id });
 const ProductSchema = z.object({ product_id: id });
 const GiftSchema = z.object({ product_id: id, recipient: z.string().trim().max(254).optional().transform((v) => v || undefined) });
@@ -21,9 +22,10 @@ const CaptureSchema = z.object({ order_id: z.string({ message: "validation.requi
 const TransactionsQuery = z.object({
   limit: z.coerce.number().int().min(1, "validation.limit").max(50, "validation.limit").default(10),
   skip: z.coerce.number().int().min(0, "validation.invalid").max(1_000_000).default(0),
-  before: z.coerce.number().int().positive().optional(),
+  // Transaction ids are bigserial: bounded by what a JS number holds exactly, not by int4.
+  before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER, "validation.invalid").optional(),
 });
-const StatisticsQuery = z.object({ cheat_id: z.coerce.number().int().positive().default(1) });
+const StatisticsQuery = z.object({ cheat_id: z.coerce.number().int().positive().max(MAX_ID, "validation.invalid").default(1) });
 
 export function commerceRoutes() {
   const api = new Hono<HonoEnv>();
@@ -40,7 +42,7 @@ export function commerceRoutes() {
   api.post("/v2/web/user/purchase", idempotent(), async (c) => {
     const auth = requireAuth(c);
     const { product_id } = await jsonBody(c, ProductSchema);
-    return ok(c, await services(c).purchases.purchase(auth.user.id, product_id, c.get("info").shoppingArea));
+    return ok(c, await services(c).purchases.purchase(auth.user.id, product_id, c.get("info").shoppingArea, { beforeCommit: idempotencyRecorder(c) }));
   });
 
   api.post("/v2/web/user/subscriptions/freeze", async (c) => {
@@ -68,7 +70,14 @@ export function commerceRoutes() {
   api.post("/v2/web/user/gift", idempotent(), async (c) => {
     const auth = requireAuth(c);
     const input = await jsonBody(c, GiftSchema);
-    return ok(c, await services(c).gifts.give(auth.user.id, { productId: input.product_id, recipient: input.recipient, area: c.get("info").shoppingArea }));
+    return ok(
+      c,
+      await services(c).gifts.give(
+        auth.user.id,
+        { productId: input.product_id, recipient: input.recipient, area: c.get("info").shoppingArea },
+        { beforeCommit: idempotencyRecorder(c) },
+      ),
+    );
   });
 
   api.post("/v2/web/user/gift/redeem", async (c) => {

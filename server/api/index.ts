@@ -5,6 +5,7 @@ import { ok } from "../http/envelope.ts";
 import { accountRoutes } from "./accounts.ts";
 import { isApiPath } from "./paths.ts";
 import { commerceRoutes } from "./commerce.ts";
+import { bearerToken } from "../middleware/session.ts";
 
 export function apiRoutes() {
   const api = new Hono<HonoEnv>();
@@ -29,7 +30,9 @@ export function apiRoutes() {
       ? await Promise.all([ledger.list(auth.user.id, { limit: 10 }), subscriptions.list(auth.user.id)])
       : [[], []];
     return ok(c, {
-      access_token: auth?.token ?? null,
+      // decisions §4: the Bearer token the request came with; null for the cookie alone, so that a
+      // page script never reads the HttpOnly session.
+      access_token: auth && bearerToken(c) === auth.token ? auth.token : null,
       user: auth ? { ...accounts.view(auth.user), transactions } : null,
       email_preferences: auth ? accounts.emailPreferences(auth.user) : null,
       cheats: catalog.cheats().map((cheat) => ({ id: cheat.id, slug: cheat.slug, name: cheat.name })),

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import { DomainError } from "../../core/shared/errors.ts";
 import type { HonoEnv } from "../context.ts";
+import { controlCharacterPath } from "./input.ts";
 
 /** Message key of a Zod issue, shown next to the field in the user's language. */
 function issueKey(issue: z.core.$ZodIssue): string {
@@ -34,11 +35,16 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infe
   throw new DomainError("validation_failed", "errors.validation_failed", { fields });
 }
 
-export async function jsonBody<S extends z.ZodType>(c: Context<HonoEnv>, schema: S): Promise<z.infer<S>> {
-  const type = c.req.header("content-type") ?? "";
-  const text = await c.req.text();
-  if (text.trim() === "") return validate(schema, {});
-  if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) throw new DomainError("unsupported_media_type");
+/** Refuses (400 validation_failed, naming the field) a value holding a control character. */
+export function refuseControlCharacters(value: unknown): void {
+  const field = controlCharacterPath(value);
+  if (field !== undefined) {
+    throw new DomainError("validation_failed", "errors.validation_failed", { fields: { [field]: "validation.control_characters" } });
+  }
+}
+
+/** A request body's JSON object; anything else, or a control character in it, is a DomainError. */
+export function parseJsonObject(text: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -46,9 +52,19 @@ export async function jsonBody<S extends z.ZodType>(c: Context<HonoEnv>, schema:
     throw new DomainError("invalid_json");
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new DomainError("invalid_json");
-  return validate(schema, value);
+  refuseControlCharacters(value);
+  return value as Record<string, unknown>;
 }
 
+export async function jsonBody<S extends z.ZodType>(c: Context<HonoEnv>, schema: S): Promise<z.infer<S>> {
+  const type = c.req.header("content-type") ?? "";
+  const text = await c.req.text();
+  if (text.trim() === "") return validate(schema, {});
+  if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) throw new DomainError("unsupported_media_type");
+  return validate(schema, parseJsonObject(text));
+}
+
+/** Query parameters, validated (their control characters were refused by the app's edge check). */
 export function query<S extends z.ZodType>(c: Context<HonoEnv>, schema: S): z.infer<S> {
   return validate(schema, c.req.query());
 }

@@ -2,6 +2,7 @@
 // Written here rather than with hono/cookie, which refuses lifetimes over 400 days, while the spec
 // gives `t` about three years (browsers may cap it).
 import { SESSION_SECONDS } from "../../core/sessions/index.ts";
+import { hasControlCharacters } from "./input.ts";
 
 export type CookieOptions = { maxAge: number; secure: boolean; httpOnly?: boolean };
 
@@ -36,14 +37,18 @@ export function signOutCookies(secure: boolean): string[] {
   ];
 }
 
-/** The value of one cookie in a Cookie header, or undefined. */
+/**
+ * The value of one cookie in a Cookie header, or undefined. A value holding a control character
+ * counts as absent: a cookie is not typed by the visitor, so it is ignored rather than refused.
+ */
 export function cookieValue(header: string | null | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(";")) {
     const index = part.indexOf("=");
     if (index > 0 && part.slice(0, index).trim() === name) {
       try {
-        return decodeURIComponent(part.slice(index + 1).trim());
+        const value = decodeURIComponent(part.slice(index + 1).trim());
+        return hasControlCharacters(value) ? undefined : value;
       } catch {
         return undefined;
       }

@@ -33,8 +33,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   while (current && typeof current === "object" && !seen.has(current)) {
     seen.add(current);
     const { code, message } = current as { code?: unknown; message?: unknown };
-    if (typeof code === "string" && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|57P0[1-3]|08\d{3})$/.test(code)) return true;
-    if (typeof message === "string" && /database closed|Connection terminated|timeout exceeded when trying to connect|PGlite is closed/i.test(message)) return true;
+    // 57014: a statement cancelled by statement_timeout (DB_STATEMENT_TIMEOUT_MS), e.g. behind a lock.
+    if (typeof code === "string" && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|57014|57P0[1-3]|08\d{3})$/.test(code)) return true;
+    if (
+      typeof message === "string" &&
+      /database closed|Connection terminated|timeout exceeded when trying to connect|PGlite is closed|Query read timeout|Client was closed and is not queryable/i.test(message)
+    ) {
+      return true;
+    }
     current = (current as { cause?: unknown }).cause;
   }
   return false;

@@ -1,11 +1,18 @@
 // Idempotency-Key for calls that move money or time (decisions §2): the same key from the same
 // user within 24 h returns the first answer and changes nothing again; the same key with another
-// body is a 409. Parallel requests with one key wait for the first one's answer. A 5xx answer is
-// not kept, so a retry runs again (e.g. after the payment provider timed out); the key stays bound
-// to its body all the same, so a retry with another body is still a 409.
-import { and, eq, isNotNull, isNull, lt } from "drizzle-orm";
-import type { MiddlewareHandler } from "hono";
+// body is a 409. Parallel requests with one key wait for the first one's answer.
+//
+// A call whose effect is one database transaction (purchase, gift) stores its answer in that same
+// transaction (`idempotencyRecorder`), so the answer exists exactly when the effect does: when the
+// database froze and the client gave up (503) while the COMMIT still landed, the retry finds the
+// committed answer instead of running again, and an attempt that takes over a stale one cannot
+// commit a second effect (its transaction's store finds the answer there and rolls back). Other
+// answers are stored after the handler. A 5xx answer is not kept, so a retry runs again (e.g. after
+// the payment provider timed out); the key stays bound to its body all the same.
+import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
+import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Tx } from "../../db/client.ts";
 import { idempotencyKeys } from "../../db/schema/index.ts";
 import { DomainError } from "../../core/shared/errors.ts";
 import { sha256 } from "../../core/shared/tokens.ts";
@@ -17,6 +24,24 @@ const KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
 const RETRYABLE = { retryable: true };
 const DAY_MS = 24 * 3600_000;
 const WAIT_MS = 15_000;
+/**
+ * An attempt that has neither answered nor failed for this long is taken to be lost (its process
+ * died, or the database froze before its failure could be noted) and the next one may run. Every
+ * step of an attempt has a deadline far below this (DB_STATEMENT_TIMEOUT_MS, PAYPAL_TIMEOUT_MS).
+ */
+const STALE_MS = 60_000;
+
+/** Stores a successful answer inside the transaction of its effect; set for idempotent requests. */
+export type IdempotencyRecorder = (tx: Tx, body: Record<string, unknown>) => Promise<void>;
+
+/**
+ * The hook a handler passes to its use case, which calls it with the answer's body inside the
+ * effect's transaction; undefined when the request carries no Idempotency-Key.
+ */
+export function idempotencyRecorder(c: Context<HonoEnv>): ((tx: Tx, result: object) => Promise<void>) | undefined {
+  const record = c.get("idempotency");
+  return record && ((tx, result) => record(tx, { status: true, ...result }));
+}
 
 export function idempotent(): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
@@ -29,44 +54,60 @@ export function idempotent(): MiddlewareHandler<HonoEnv> {
     const userId = requireAuth(c).user.id;
     const hash = sha256(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
     const where = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
+    const replay = (row: { httpStatus: number | null; response: unknown }) => {
+      c.header("Idempotent-Replayed", "true");
+      return c.json(row.response as object, row.httpStatus as ContentfulStatusCode);
+    };
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
       // Keys older than a day are forgotten.
       await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - DAY_MS))));
+      const now = clock.now();
       const claimed = await db
         .insert(idempotencyKeys)
-        .values({ userId, key, requestHash: hash, createdAt: clock.now() })
+        .values({ userId, key, requestHash: hash, createdAt: now, attemptAt: now })
         .onConflictDoNothing()
         .returning({ key: idempotencyKeys.key });
       if (claimed.length === 1) break;
       const [first] = await db.select().from(idempotencyKeys).where(where);
       if (first) {
         if (first.requestHash !== hash) throw new DomainError("conflict", "errors.idempotency_mismatch");
-        if (first.httpStatus !== null) {
-          c.header("Idempotent-Replayed", "true");
-          return c.json(first.response as object, first.httpStatus as ContentfulStatusCode);
-        }
-        if (first.response !== null) {
-          // The last attempt failed: this one runs again (one waiting request claims it).
-          const retry = await db
-            .update(idempotencyKeys)
-            .set({ response: null })
-            .where(and(where, isNull(idempotencyKeys.httpStatus), isNotNull(idempotencyKeys.response)))
-            .returning({ key: idempotencyKeys.key });
-          if (retry.length === 1) break;
-          continue;
-        }
+        if (first.httpStatus !== null) return replay(first);
+        // The last attempt failed, or went silent: this one runs again (one waiting request claims
+        // it). Behind the row lock of an attempt still committing, this waits for its outcome.
+        const retry = await db
+          .update(idempotencyKeys)
+          .set({ response: null, attemptAt: now })
+          .where(and(where, isNull(idempotencyKeys.httpStatus), or(isNotNull(idempotencyKeys.response), lt(idempotencyKeys.attemptAt, new Date(now.getTime() - STALE_MS)))))
+          .returning({ key: idempotencyKeys.key });
+        if (retry.length === 1) break;
       }
       if (Date.now() > deadline) throw new DomainError("conflict", "errors.idempotency_in_progress");
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
+
+    c.set("idempotency", async (tx, body) => {
+      const stored = await tx
+        .update(idempotencyKeys)
+        .set({ httpStatus: 200, response: body })
+        .where(and(where, isNull(idempotencyKeys.httpStatus)))
+        .returning({ key: idempotencyKeys.key });
+      // Another attempt stored its answer first: this effect rolls back, and its answer is replayed.
+      if (stored.length === 0) throw new DomainError("conflict", "errors.idempotency_in_progress");
+    });
     await next();
+
     const status = c.res.status;
-    if (status >= 500) {
-      await db.update(idempotencyKeys).set({ response: RETRYABLE }).where(where);
-      return;
-    }
-    const body = await c.res.clone().json().catch(() => null);
-    await db.update(idempotencyKeys).set({ httpStatus: status, response: body }).where(where);
+    const body = status < 500 ? await c.res.clone().json().catch(() => null) : null;
+    const noted = await db
+      .update(idempotencyKeys)
+      .set(status < 500 ? { httpStatus: status, response: body } : { response: RETRYABLE })
+      .where(and(where, isNull(idempotencyKeys.httpStatus)))
+      .returning({ key: idempotencyKeys.key });
+    if (noted.length === 1) return;
+    // An answer is stored already: by this request's own transaction (then it is this answer), or
+    // by another attempt that took over (then that one is the answer, and this effect rolled back).
+    const [row] = await db.select().from(idempotencyKeys).where(where);
+    if (row?.httpStatus !== null && row?.httpStatus !== undefined && status >= 300) c.res = replay(row);
   };
 }

@@ -21,7 +21,7 @@ export function bearerToken(c: Context<HonoEnv>): string | undefined {
 }
 
 /** Files that never depend on who asks: no session lookup. */
-const STATIC_PATH = /^\/(assets\/|_i18n\/|healthz$|favicon\.svg$)/;
+const STATIC_PATH = /^\/(assets\/|_i18n\/|healthz$|readyz$|favicon\.svg$)/;
 
 export function session(): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, expect } from "vitest";
 import type { Locale } from "../../i18n/locales.ts";
 import { totpAt } from "../../core/accounts/totp.ts";
 import { manualClock } from "../../core/shared/clock.ts";
-import { startTestApp, type TestApp } from "../kit/app.ts";
+import { TEST_ORIGIN, startTestApp, type TestApp } from "../kit/app.ts";
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from "../kit/smtp.ts";
 import { startRecaptchaServer, type TestRecaptchaServer } from "../kit/recaptcha.ts";
 
-export const ORIGIN = "http://shop.test";
+export const ORIGIN = TEST_ORIGIN;
 /** A password that passes every rule (length, not on the common list). */
 export const PASSWORD = "Quartz-Lantern-42";
 

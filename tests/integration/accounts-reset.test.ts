@@ -2,6 +2,7 @@
 // /auth/setPasswordReset, with real mail through the loopback SMTP server.
 import { describe, expect, it } from "vitest";
 import {
+  ORIGIN,
   PASSWORD,
   codeIn,
   linksIn,
@@ -68,7 +69,7 @@ describe("/auth/reset", () => {
     const code = codeIn(mail);
     expect(code).toMatch(/^\d{6}$/);
     const link = linksIn(mail).find((l) => l.includes("/auth/restore-password"));
-    expect(link).toBe(`http://shop.test/es/auth/restore-password?email=${encodeURIComponent(user.email)}&code=${code}`);
+    expect(link).toBe(`${ORIGIN}/es/auth/restore-password?email=${encodeURIComponent(user.email)}&code=${code}`);
     expect(mail.html).toContain(code);
 
     expect((await validate(user.email, code)).status).toBe(200);

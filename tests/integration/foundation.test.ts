@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { products } from "../../db/schema/index.ts";
-import { useTestApp } from "../kit/app.ts";
+import { TEST_ORIGIN, useTestApp } from "../kit/app.ts";
 
 // The country header is trusted here as behind a CDN that sets it (issue 7, point 11).
 const shop = useTestApp({ env: { COUNTRY_HEADER_TRUSTED: "1" } });
@@ -28,8 +28,8 @@ describe("languages and storefront pages", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain(`<html lang="${lang}"`);
-    expect(html).toContain(`<link rel="canonical" href="http://shop.test${path === "/" ? "/" : path}"/>`);
-    expect(html).toContain('hrefLang="zh-CN" href="http://shop.test/cn"');
+    expect(html).toContain(`<link rel="canonical" href="${TEST_ORIGIN}${path === "/" ? "/" : path}"/>`);
+    expect(html).toContain(`hrefLang="zh-CN" href="${TEST_ORIGIN}/cn"`);
     expect(html).toContain('hrefLang="x-default"');
   });
 
@@ -117,8 +117,8 @@ describe("root language detection and cookies", () => {
 
 describe("sitemaps", () => {
   it.each([
-    ["/sitemap.xml", "http://shop.test/minecraft"],
-    ["/en/sitemap.xml", "http://shop.test/en/minecraft"],
+    ["/sitemap.xml", `${TEST_ORIGIN}/minecraft`],
+    ["/en/sitemap.xml", `${TEST_ORIGIN}/en/minecraft`],
   ])("%s lists the public pages with alternates", async (path, loc) => {
     const res = await shop.request(path);
     expect(res.status).toBe(200);
@@ -127,7 +127,7 @@ describe("sitemaps", () => {
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
     expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"');
     expect(xml).toContain(`<loc>${loc}</loc>`);
-    expect(xml).toContain('hreflang="zh-CN" href="http://shop.test/cn/minecraft"');
+    expect(xml).toContain(`hreflang="zh-CN" href="${TEST_ORIGIN}/cn/minecraft"`);
     expect(xml.match(/<url>/g)).toHaveLength(5);
     expect(xml.match(/<url>/g)?.length).toBe(xml.match(/<\/url>/g)?.length);
   });

@@ -2,11 +2,12 @@
 // app.request() without a socket.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import pino from "pino";
+import type { Logger } from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { createApp } from "../../server/app.ts";
 import { BUILD_DIR, bootServices, loadBuild } from "../../server/main.ts";
 import { loadSettings } from "../../server/settings.ts";
+import { createLogger } from "../../server/logging.ts";
 import type { Services } from "../../server/services.ts";
 import type { Clock } from "../../core/shared/clock.ts";
 import { createTestDatabase, type TestDatabase } from "./database.ts";
@@ -18,28 +19,44 @@ export type TestApp = {
   database: TestDatabase;
 };
 
+/**
+ * The origin of the in-process shop (its PUBLIC_URL): a loopback one, as a developer's machine or a
+ * test rig has, so that the development conveniences of decisions §11 are on. Tests name the
+ * origin through this constant, never by hand.
+ */
+export const TEST_ORIGIN = "http://localhost";
+
 export const hasBuild = () => existsSync(path.join(BUILD_DIR, "server", "index.js"));
 
-export async function startTestApp(options: { env?: Record<string, string>; clock?: Clock; pages?: boolean } = {}): Promise<TestApp & { stop(): Promise<void> }> {
+export async function startTestApp(
+  options: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    pages?: boolean;
+    logger?: Logger;
+    /** Reaches the fresh database another way (e.g. through a proxy): its URL → the one the shop uses. */
+    databaseUrl?: (url: string) => string | Promise<string>;
+  } = {},
+): Promise<TestApp & { stop(): Promise<void> }> {
   const database = await createTestDatabase();
   const settings = loadSettings({
     NODE_ENV: "test",
-    DATABASE_URL: database.url,
-    PUBLIC_URL: "http://shop.test",
+    DATABASE_URL: options.databaseUrl ? await options.databaseUrl(database.url) : database.url,
+    PUBLIC_URL: TEST_ORIGIN,
     LOG_LEVEL: "silent",
     ...options.env,
   });
-  const services = await bootServices(settings, { clock: options.clock, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }) });
+  const services = await bootServices(settings, { clock: options.clock, logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent") });
   const build = options.pages === false ? undefined : await loadBuild();
   const app = createApp(services, { build, clientDir: path.join(BUILD_DIR, "client") });
   return {
     services,
     app,
     database,
-    request: (p, init) => Promise.resolve(app.request(p.startsWith("http") ? p : `http://shop.test${p}`, init)),
+    request: (p, init) => Promise.resolve(app.request(p.startsWith("http") ? p : `${TEST_ORIGIN}${p}`, init)),
     async stop() {
       await services.background.drain();
-      await services.redis?.quit();
+      await services.redis?.quit().catch(() => services.redis?.disconnect());
       await services.database.close();
       await database.drop();
     },

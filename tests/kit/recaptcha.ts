@@ -164,9 +164,9 @@ export async function startRecaptchaServer(options: { secret?: string; siteKey?:
       }
       switch (form.response) {
         case tokens.goodToken:
-          return answer(200, { success: true, score: 0.9, action: "submit", hostname: "shop.test" });
+          return answer(200, { success: true, score: 0.9, action: "submit", hostname: "localhost" });
         case tokens.lowScoreToken:
-          return answer(200, { success: true, score: 0.1, action: "submit", hostname: "shop.test" });
+          return answer(200, { success: true, score: 0.1, action: "submit", hostname: "localhost" });
         case tokens.brokenToken:
           return answer(500, { error: "internal" });
         default:

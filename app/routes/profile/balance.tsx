@@ -47,7 +47,8 @@ export async function loader({ context, request, params }: LoaderArgs) {
 
   // Deferred half: the transactions. Never fails the page: a failure is shown in place of the list.
   let page: TransactionPage;
-  const beforeId = before === null ? undefined : parseId(before);
+  // Transaction ids are bigserial: any id a JS number holds exactly.
+  const beforeId = before === null ? undefined : parseId(before, Number.MAX_SAFE_INTEGER);
   if (before !== null && beforeId === undefined) {
     page = { ok: false, status: 400, rows: [] };
   } else {

@@ -63,7 +63,9 @@ export async function action({ context, request }: ActionArgs) {
   try {
     if (fields.intent === "give") {
       const productId = parseId(fields.product);
-      if (productId === undefined) throw new DomainError("validation_failed", "errors.validation_failed", { fields: { product: "validation.required" } });
+      if (productId === undefined) {
+        throw new DomainError("validation_failed", "errors.validation_failed", { fields: { product: fields.product ? "validation.invalid" : "validation.required" } });
+      }
       const recipient = (fields.recipient ?? "").trim();
       if (recipient.length > RECIPIENT_MAX) throw new DomainError("validation_failed", "errors.validation_failed", { fields: { recipient: "validation.too_long" } });
       const { gift, balance } = await services.gifts.give(auth.user.id, { productId, recipient: recipient || undefined, area: shoppingArea });
