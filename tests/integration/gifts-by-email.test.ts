@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { gifts } from "../../db/schema/index.ts";
 import { PASSWORD, balanceOf, expectConsistentLedger, register, subscriptionOf, subscriptionsOf, topUp, uniqueEmail, useCommerceShop, type User } from "./commerce-kit.ts";
+import { TEST_ORIGIN } from "../kit/app.ts";
 
 // The mail limit at its default (the commerce kit lifts it for the parallel tests).
 const shop = useCommerceShop({ smtp: true, env: { RATE_MAIL_USER: "5/1h" } });
@@ -59,7 +60,7 @@ describe("gifts by e-mail", () => {
     const [invite] = await mailsTo(stranger);
     expect(invite!.subject).toBe(t("mail.gift_invite.subject", { from: giver.username }));
     const code = /^\s*([A-Z2-9]{12})\s*$/m.exec(invite!.text ?? "")![1]!;
-    expect(invite!.text).toContain("http://shop.test/en/auth/register");
+    expect(invite!.text).toContain(`${TEST_ORIGIN}/en/auth/register`);
     // The stranger signs up and redeems it.
     const newcomer = await register(shop, { tag: "newcomer" });
     const redeemed = await shop.call("POST", "/v2/web/user/gift/redeem", { token: newcomer.token, json: { code } });

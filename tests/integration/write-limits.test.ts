@@ -5,11 +5,11 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../../core/shared/clock.ts";
-import { useTestApp } from "../kit/app.ts";
+import { TEST_ORIGIN, useTestApp } from "../kit/app.ts";
 
 const clock = manualClock();
 const shop = useTestApp({ clock, env: { TRUST_PROXY: "1", RATE_WRITE_USER: "5/1m", RATE_WRITE_IP: "8/1m", RATE_REGISTER_IP: "1000/1h" } });
-const ORIGIN = "http://shop.test";
+const ORIGIN = TEST_ORIGIN;
 const PASSWORD = "Quartz-Lantern-42";
 const RATE_LIMITED_EN = "Too many attempts. Please wait and try again.";
 
