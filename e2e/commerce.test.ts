@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import type { Locator, Page } from "playwright-core";
-import { formatMoney } from "../core/shared/money.ts";
+import { formatMoney } from "../i18n/format.ts";
 import { LANG_TAG, type Locale } from "../i18n/locales.ts";
 import { screenshot, useBrowser } from "./fixtures/browser.ts";
 import { tickRecaptcha } from "./fixtures/recaptcha.ts";
@@ -69,7 +69,7 @@ describe.each([
   const profile = `${prefix}/${GAME.slug}/profile`;
   let currency = "USD";
 
-  const money = (minor: number) => formatMoney(minor, currency, LANG_TAG[locale]);
+  const money = (minor: number) => formatMoney(minor, currency, locale);
   /** Minor units of a money figure; the figure must be exactly how the page formats that amount. */
   function minorOf(text: string): number {
     const minor = Number(text.replace(/\D/g, ""));

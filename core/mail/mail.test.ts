@@ -210,10 +210,13 @@ describe("templates", () => {
     expect(subjects.size).toBe(MAIL_TEMPLATE_IDS.length);
   });
 
-  it("writes a date in the reader's language", () => {
+  it("writes a date as the pages do (dd.MM.yyyy HH:mm), with its zone's name, in the reader's zone or UTC", () => {
     const params = samples.subscription_expiring;
-    expect(mailer.render({ to: "a@example.com", locale: "en", template: "subscription_expiring", params }).text).toContain("March 15, 2026");
-    expect(mailer.render({ to: "a@example.com", locale: "ru", template: "subscription_expiring", params }).text).toContain("15 марта 2026");
+    const en = mailer.render({ to: "a@example.com", locale: "en", template: "subscription_expiring", params });
+    expect(en.text).toContain("Your Dota 2 subscription ends on 15.03.2026 12:00 UTC.");
+    expect(en.html).toContain("ends on <strong>15.03.2026 12:00 UTC</strong>.");
+    const ru = mailer.render({ to: "a@example.com", locale: "ru", template: "subscription_expiring", params: { ...params, timeZone: "Europe/Moscow" } });
+    expect(ru.text).toContain("15.03.2026 15:00 GMT+3");
   });
 
   it("types each template's parameters", () => {

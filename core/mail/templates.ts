@@ -1,5 +1,6 @@
 // The shop's e-mails: one typed map of template ids to their parameters, and the rendering of a
 // message into subject, plain text and e-mail-safe HTML in the recipient's language (keys mail.*).
+import { formatDate } from "../../i18n/format.ts";
 import { LANG_TAG, localePath, type Locale } from "../../i18n/locales.ts";
 import type { Translate } from "../../i18n/translate.ts";
 
@@ -19,9 +20,12 @@ export type MailTemplates = {
   /** game: its display name; from: the giver's username or e-mail. */
   gift_received: { game: string; days: number; from: string };
   gift_code: { game: string; days: number; code: string };
-  /** A Date is written in the recipient's language (UTC day); a string is used as it is. */
-  subscription_expiring: { game: string; date: Date | string };
-  /** amount: already formatted, e.g. formatMoney(1500, "USD", LANG_TAG[locale]). */
+  /**
+   * A Date is written dd.MM.yyyy HH:mm in `timeZone` (the recipient's IANA zone; UTC by default),
+   * with the zone's name, since a mail is read anywhere; a string is used as it is.
+   */
+  subscription_expiring: { game: string; date: Date | string; timeZone?: string };
+  /** amount: already formatted, e.g. formatMoney(1500, "USD", locale) of i18n/format.ts. */
   receipt: { description: string; amount: string };
 };
 
@@ -135,7 +139,7 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
       {
         kind: "p",
         key: "mail.subscription_expiring.intro",
-        values: { game: p.game, date: typeof p.date === "string" ? p.date : formatDate(p.date, ctx.locale) },
+        values: { game: p.game, date: typeof p.date === "string" ? p.date : formatDate(p.date, { timeZone: p.timeZone ?? "UTC", locale: ctx.locale }) },
       },
       { kind: "link", button: "mail.subscription_expiring.button", href: profileLink(ctx) },
     ],
@@ -150,10 +154,6 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
     ],
   },
 };
-
-export function formatDate(date: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(LANG_TAG[locale], { dateStyle: "long", timeZone: "UTC" }).format(date);
-}
 
 /** Renders a message in its locale. Throws on a link that is not an absolute http(s) URL. */
 export function renderMail(message: MailMessage, ctx: RenderContext): RenderedMail {

@@ -9,7 +9,7 @@ import { Icon } from "../../components/ui/icons.tsx";
 import { SubmitButton } from "../../components/forms.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
-import { formatPrice } from "../../lib/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
 import { notFound, pageMeta } from "../../lib/meta.ts";
 import { requireUser } from "../../lib/guards.server.ts";
 import { readForm } from "../../lib/forms.server.ts";
@@ -90,7 +90,7 @@ export default function DemoPayment() {
           </div>
           <div>
             <dt>{t("demo.amount")}</dt>
-            <dd className="demo-amount">{formatPrice(amount, currency, locale)}</dd>
+            <dd className="demo-amount">{formatMoney(amount, currency, locale)}</dd>
           </div>
           <div>
             <dt>{t("demo.order")}</dt>
@@ -101,7 +101,7 @@ export default function DemoPayment() {
         <Form method="post" className="pay-actions">
           {open ? (
             <>
-              <SubmitButton intent="pay">{t("demo.pay", { amount: formatPrice(amount, currency, locale) })}</SubmitButton>
+              <SubmitButton intent="pay">{t("demo.pay", { amount: formatMoney(amount, currency, locale) })}</SubmitButton>
               <SubmitButton intent="cancel" variant="secondary">{t("demo.cancel")}</SubmitButton>
             </>
           ) : (

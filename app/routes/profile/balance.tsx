@@ -21,7 +21,7 @@ import { FormAlert, SubmitButton, fieldError } from "../../components/forms.tsx"
 import { notificationForStatus, useNotifications } from "../../components/notifications.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
-import { formatDate, formatPrice } from "../../lib/format.ts";
+import { formatDate, formatMoney } from "../../../i18n/format.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
@@ -127,7 +127,7 @@ export default function Balance() {
       <div className="commerce-grid">
         <Card className="balance-card">
           <p className="muted small">{t("balance.current")}</p>
-          <p className="stat" data-testid="balance">{formatPrice(balance, currency, locale)}</p>
+          <p className="stat" data-testid="balance">{formatMoney(balance, currency, locale)}</p>
           <p className="muted small">{t("balance.lead")}</p>
         </Card>
         <Card as="section" className="topup-card">
@@ -156,7 +156,7 @@ export default function Balance() {
                 <p className="field-error" id="amount-error" role="alert">{fieldError(result, "amount", "topup")}</p>
               ) : (
                 <p className="field-hint" id="amount-hint">
-                  {t("balance.topup.range", { min: formatPrice(topup.min, currency, locale), max: formatPrice(topup.max, currency, locale) })}
+                  {t("balance.topup.range", { min: formatMoney(topup.min, currency, locale), max: formatMoney(topup.max, currency, locale) })}
                 </p>
               )}
             </div>
@@ -270,7 +270,7 @@ function TransactionTable({ rows }: { rows: Row[] }) {
                 </td>
                 <td data-label={t("balance.tx.amount")} className={`num amount ${tone}`}>
                   {row.amount > 0 ? "+" : row.amount < 0 ? "−" : ""}
-                  {formatPrice(Math.abs(amount), row.currency, locale)}
+                  {formatMoney(Math.abs(amount), row.currency, locale)}
                 </td>
                 <td data-label={t("balance.tx.status")}>
                   <span className={`tx-status tx-status-${row.status}`}>{t(`tx.status.${row.status}`)}</span>

@@ -11,7 +11,8 @@ import { FormAlert, SubmitButton } from "../../components/forms.tsx";
 import { SubscriptionBadge, productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatDate, formatPrice, plural } from "../../lib/format.ts";
+import { formatDate, formatMoney } from "../../../i18n/format.ts";
+import { plural } from "../../lib/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
@@ -85,7 +86,7 @@ export default function Payment() {
       <Card className="checkout-card">
         <div className="checkout-product">
           <h2 className="h3">{productName(t, locale, game.name, product.days)}</h2>
-          <p className="checkout-price">{formatPrice(product.price, product.currency, locale)}</p>
+          <p className="checkout-price">{formatMoney(product.price, product.currency, locale)}</p>
         </div>
         <p className="muted small checkout-effect">
           {subscription && <SubscriptionBadge state={subscription.state} t={t} />}
@@ -104,20 +105,20 @@ export default function Payment() {
           </div>
           <div>
             <dt>{t("balance.current")}</dt>
-            <dd className={short ? "short" : undefined}>{formatPrice(balance, currency, locale)}</dd>
+            <dd className={short ? "short" : undefined}>{formatMoney(balance, currency, locale)}</dd>
           </div>
         </dl>
 
         <FormAlert result={result} intent="pay" />
         {(result?.insufficient || short) && (
           <p className="topup-hint">
-            {short && !result?.insufficient && <span className="muted small">{t("payment.short", { missing: formatPrice(product.price - balance, currency, locale) })} </span>}
+            {short && !result?.insufficient && <span className="muted small">{t("payment.short", { missing: formatMoney(product.price - balance, currency, locale) })} </span>}
             <Link to={href(`/${game.slug}/profile/balance`)}>{t("payment.topUp")}</Link>
           </p>
         )}
         <Form method="post" className="pay-actions">
           <SubmitButton intent="balance" variant={short ? "secondary" : "primary"}>
-            {t("payment.fromBalance", { price: formatPrice(product.price, product.currency, locale) })}
+            {t("payment.fromBalance", { price: formatMoney(product.price, product.currency, locale) })}
           </SubmitButton>
           <SubmitButton intent="paypal" variant={short ? "primary" : "secondary"}>
             {t("payment.paypal")}

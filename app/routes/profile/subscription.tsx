@@ -12,7 +12,8 @@ import { notificationForStatus, useNotifications } from "../../components/notifi
 import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatDate, formatPrice, plural } from "../../lib/format.ts";
+import { formatDate, formatMoney } from "../../../i18n/format.ts";
+import { plural } from "../../lib/format.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
@@ -144,8 +145,8 @@ export default function Subscription() {
               <Card as="li" key={p.id} className={`plan${p.id === best?.id && products.length > 1 ? " plan-best" : ""}`}>
                 {p.id === best?.id && products.length > 1 && <Badge>{t("game.product.best")}</Badge>}
                 <h3>{plural(t, locale, "plural.days", p.days)}</h3>
-                <p className="plan-price">{formatPrice(p.price, p.currency, locale)}</p>
-                <p className="muted small">{t("game.product.perDay", { price: formatPrice(Math.round(p.price / p.days), p.currency, locale) })}</p>
+                <p className="plan-price">{formatMoney(p.price, p.currency, locale)}</p>
+                <p className="muted small">{t("game.product.perDay", { price: formatMoney(Math.round(p.price / p.days), p.currency, locale) })}</p>
                 <ButtonLink to={href(`/${game.slug}/profile/payment?product=${p.id}`)} block>
                   {t("game.product.buy")}
                 </ButtonLink>

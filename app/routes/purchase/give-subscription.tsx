@@ -9,7 +9,8 @@ import { FormAlert, Notice, SubmitButton, fieldError } from "../../components/fo
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatPrice, plural } from "../../lib/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
+import { plural } from "../../lib/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
@@ -119,7 +120,7 @@ export default function GiveSubscription() {
         <div className="section-head">
           <h2 className="h3">{t("gift.give.title")}</h2>
           <p className="muted small balance-inline">
-            {t("balance.current")}: <strong>{formatPrice(balance, currency, locale)}</strong>
+            {t("balance.current")}: <strong>{formatMoney(balance, currency, locale)}</strong>
           </p>
         </div>
         {given && (
@@ -149,7 +150,7 @@ export default function GiveSubscription() {
                 <optgroup key={g.slug} label={g.name}>
                   {g.products.map((p) => (
                     <option key={p.id} value={p.id}>
-                      {productName(t, locale, g.name, p.days)} — {formatPrice(p.price, p.currency, locale)}
+                      {productName(t, locale, g.name, p.days)} — {formatMoney(p.price, p.currency, locale)}
                     </option>
                   ))}
                 </optgroup>

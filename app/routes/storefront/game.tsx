@@ -6,7 +6,8 @@ import { Badge, ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatPrice, plural } from "../../lib/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
+import { plural } from "../../lib/format.ts";
 import { notFound, pageMeta } from "../../lib/meta.ts";
 
 export function loader({ context, params, request }: LoaderArgs) {
@@ -57,9 +58,9 @@ export default function Game() {
               <Card as="li" key={p.id} className={`plan${p.id === best ? " plan-best" : ""}`}>
                 {p.id === best && <Badge>{t("game.product.best")}</Badge>}
                 <h3>{plural(t, locale, "plural.days", p.params.days)}</h3>
-                <p className="plan-price">{formatPrice(p.price, p.currency, locale)}</p>
+                <p className="plan-price">{formatMoney(p.price, p.currency, locale)}</p>
                 <p className="muted small">
-                  {t("game.product.perDay", { price: formatPrice(Math.round(p.price / p.params.days), p.currency, locale) })}
+                  {t("game.product.perDay", { price: formatMoney(Math.round(p.price / p.params.days), p.currency, locale) })}
                 </p>
                 <ButtonLink to={href(`/${game.slug}/profile/payment?product=${p.id}`)} block reloadDocument>
                   {t("game.product.buy")}

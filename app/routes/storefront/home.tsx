@@ -6,7 +6,7 @@ import { ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon, type IconName } from "../../components/ui/icons.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatPrice } from "../../lib/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 
 export function loader({ context }: LoaderArgs) {
@@ -66,7 +66,7 @@ export default function Home() {
               </div>
               <h3>{game.name}</h3>
               {game.fromPrice !== undefined && game.currency && (
-                <p className="price-from">{t("home.games.from", { price: formatPrice(game.fromPrice, game.currency, locale) })}</p>
+                <p className="price-from">{t("home.games.from", { price: formatMoney(game.fromPrice, game.currency, locale) })}</p>
               )}
               <ButtonLink to={href(`/${game.slug}`)} variant="secondary" block aria-label={t("home.games.openLabel", { game: game.name })}>
                 {t("home.games.open")}
