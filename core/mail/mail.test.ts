@@ -219,6 +219,12 @@ describe("templates", () => {
     expect(ru.text).toContain("15.03.2026 15:00 GMT+3");
   });
 
+  it("sets the values of a message in bold in HTML, escaped, the count of a plural too", () => {
+    const html = mailer.render({ to: "a@example.com", locale: "en", template: "gift_received", params: { game: "CS2", days: 7, from: "<eve>" } }).html;
+    expect(html).toContain("<strong>&lt;eve&gt;</strong> gave you a <strong>CS2</strong> subscription.");
+    expect(html).toContain("Days added: <strong>7</strong>");
+  });
+
   it("types each template's parameters", () => {
     const check = (message: MailMessage) => message.template;
     // @ts-expect-error: password_reset needs a link

@@ -2,7 +2,7 @@
 // message into subject, plain text and e-mail-safe HTML in the recipient's language (keys mail.*).
 import { formatDate } from "../../i18n/format.ts";
 import { LANG_TAG, localePath, type Locale } from "../../i18n/locales.ts";
-import type { Translate } from "../../i18n/translate.ts";
+import type { MessageKey, Params, Translate, TranslatePieces } from "../../i18n/translate.ts";
 
 type NoParams = Record<string, never>;
 
@@ -53,20 +53,20 @@ export type MailMessage = {
 
 export type RenderedMail = { subject: string; text: string; html: string };
 
-export type RenderContext = { t: Translate; locale: Locale; publicUrl: string };
+export type RenderContext = { t: Translate; pieces: TranslatePieces; locale: Locale; publicUrl: string };
 
-type Values = Record<string, string | number>;
+type Values = Params;
 
 /** The building blocks of a mail body, rendered both as plain text and as HTML. */
 type Block =
   /** A paragraph from a message key; parameter values are escaped and set in bold in HTML. */
-  | { kind: "p"; key: string; values?: Values }
+  | { kind: "p"; key: MessageKey; values?: Values }
   /** A code on a line of its own (large monospace in HTML). */
   | { kind: "code"; value: string }
   /** A lead sentence, then the URL on its own line (text) or a button with a fallback (HTML). */
-  | { kind: "link"; lead?: string; button: string; href: string; values?: Values };
+  | { kind: "link"; lead?: MessageKey; button: MessageKey; href: string; values?: Values };
 
-type Template<P> = { subject: string; subjectValues?: (p: P) => Values; blocks: (p: P, ctx: RenderContext) => Block[] };
+type Template<P> = { subject: MessageKey; subjectValues?: (p: P) => Values; blocks: (p: P, ctx: RenderContext) => Block[] };
 
 const NOT_YOU: Block = { kind: "p", key: "mail.common.notYou" };
 
@@ -212,12 +212,11 @@ const TEXT_COLOR = "#111827";
 const MUTED = "#4b5563";
 const ACCENT = "#1d4ed8";
 
-/** A message key with its parameters, escaped; parameter values in bold. */
-function htmlMessage(t: Translate, key: string, values: Values | undefined): string {
-  const cleaned = clean(values) ?? {};
-  return escapeHtml(t(key)).replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in cleaned ? `<strong>${escapeHtml(String(cleaned[name]))}</strong>` : whole,
-  );
+/** A message with its parameters, escaped; the values put into it in bold. */
+function htmlMessage(pieces: TranslatePieces, key: MessageKey, values: Values | undefined): string {
+  return pieces(key, clean(values))
+    .map((piece) => (piece.value ? `<strong>${escapeHtml(piece.text)}</strong>` : escapeHtml(piece.text)))
+    .join("");
 }
 
 const paragraph = (inner: string, style = "") => `<p style="${style.includes("margin:") ? "" : "margin:0 0 16px 0;"}${style}">${inner}</p>`;
@@ -229,7 +228,7 @@ function renderHtml(subject: string, blocks: Block[], ctx: RenderContext): strin
     paragraph(escapeHtml(t("mail.common.greeting"))),
   ];
   for (const block of blocks) {
-    if (block.kind === "p") body.push(paragraph(htmlMessage(t, block.key, block.values)));
+    if (block.kind === "p") body.push(paragraph(htmlMessage(ctx.pieces, block.key, block.values)));
     else if (block.kind === "code") {
       body.push(
         paragraph(
@@ -238,7 +237,7 @@ function renderHtml(subject: string, blocks: Block[], ctx: RenderContext): strin
       );
     } else {
       const href = escapeHtml(block.href);
-      if (block.lead) body.push(paragraph(htmlMessage(t, block.lead, block.values)));
+      if (block.lead) body.push(paragraph(htmlMessage(ctx.pieces, block.lead, block.values)));
       body.push(
         `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px 0;"><tr>` +
           `<td style="border-radius:6px;background-color:${ACCENT};">` +

@@ -41,7 +41,7 @@ async function ownOrder(context: AppLoadContext, request: Request) {
 
 export async function loader({ context, request }: LoaderArgs) {
   const { orderId, order } = await ownOrder(context, request);
-  const { t, services, locale } = context;
+  const { t, services } = context;
   const product = order.product_id === null ? undefined : services.catalog.productById(order.product_id);
   const game = product && services.catalog.cheatById(product.cheat_id);
   return {
@@ -50,7 +50,7 @@ export async function loader({ context, request }: LoaderArgs) {
     amount: order.amount,
     currency: order.currency,
     status: order.status,
-    item: product ? productName(t, locale, game?.name ?? product.title, product.params.days) : null,
+    item: product ? productName(t, game?.name ?? product.title, product.params.days) : null,
     meta: { title: t("demo.title"), description: t("demo.lead") },
   };
 }

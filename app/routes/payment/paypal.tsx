@@ -51,7 +51,7 @@ export async function loader({ context, request }: LoaderArgs) {
     return page(
       {
         kind: "product",
-        item: productName(t, locale, cheat?.name ?? product.title, product.params.days),
+        item: productName(t, cheat?.name ?? product.title, product.params.days),
         paid: transaction.paid,
         currency: transaction.currency,
         expiresAt: sub && sub.state === "active" ? sub.expires_at : null,

@@ -28,6 +28,7 @@ import { formFailure, readForm, type FormResult } from "../../lib/forms.server.t
 import { parseAmount, parseId } from "../../lib/commerce.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 import type { TransactionView } from "../../../core/ledger/index.ts";
+import type { MessageKey, Translate } from "../../../i18n/translate.ts";
 
 /** Transactions per page (spec §4, §9). */
 const PAGE_SIZE = 10;
@@ -40,7 +41,7 @@ type TransactionPage = { ok: true; rows: Row[]; done: boolean } | { ok: false; s
 
 export async function loader({ context, request, params }: LoaderArgs) {
   const { auth } = requireProfile(context, request, params);
-  const { t, services, locale } = context;
+  const { t, services } = context;
   const user = services.accounts.view(auth.user);
   const before = new URL(request.url).searchParams.get("before");
 
@@ -61,7 +62,7 @@ export async function loader({ context, request, params }: LoaderArgs) {
         status: tx.status,
         source: tx.source,
         created_at: tx.created_at,
-        items: tx.products.map((p) => productName(t, locale, services.catalog.cheatById(p.cheat_id)?.name ?? p.title, p.params.days)),
+        items: tx.products.map((p) => productName(t, services.catalog.cheatById(p.cheat_id)?.name ?? p.title, p.params.days)),
       }));
       page = { ok: true, rows, done: rows.length < PAGE_SIZE };
     } catch (error) {
@@ -236,6 +237,18 @@ function Transactions({ page, before }: { page: TransactionPage; before: number 
   );
 }
 
+/** The message of each status the ledger writes (db check transactions_status). */
+const STATUS_MESSAGES = new Map<string, MessageKey>([
+  ["completed", "tx.status.completed"],
+  ["reversed", "tx.status.reversed"],
+]);
+
+/** A transaction's status in words; one this page does not know yet shows as it is stored. */
+function statusText(t: Translate, status: string): string {
+  const key = STATUS_MESSAGES.get(status);
+  return key ? t(key) : status;
+}
+
 function TransactionTable({ rows }: { rows: Row[] }) {
   const t = useT();
   const locale = useLocale();
@@ -273,7 +286,7 @@ function TransactionTable({ rows }: { rows: Row[] }) {
                   {formatMoney(Math.abs(amount), row.currency, locale)}
                 </td>
                 <td data-label={t("balance.tx.status")}>
-                  <span className={`tx-status tx-status-${row.status}`}>{t(`tx.status.${row.status}`)}</span>
+                  <span className={`tx-status tx-status-${row.status}`}>{statusText(t, row.status)}</span>
                 </td>
               </tr>
             );

@@ -30,12 +30,12 @@ export async function loader({ context, request, params }: LoaderArgs) {
 
 export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
 
-const QUICK_LINKS: { path: string; key: string; icon: IconName }[] = [
+const QUICK_LINKS = [
   { path: "/subscription", key: "subscription", icon: "clock" },
   { path: "/balance", key: "balance", icon: "bolt" },
   { path: "/referral", key: "referral", icon: "globe" },
   { path: "/settings", key: "settings", icon: "shield" },
-];
+] as const satisfies readonly { path: string; key: string; icon: IconName }[];
 
 export default function Overview() {
   const { user, game, subscription: sub } = useLoaderData<typeof loader>();
@@ -61,9 +61,9 @@ export default function Overview() {
           {!sub
             ? t("subscription.block.missing")
             : sub.state === "active"
-              ? t("profile.overview.activeUntil", { date: formatDate(sub.expires_at), left: formatDuration(t, locale, sub.remaining_seconds) })
+              ? t("profile.overview.activeUntil", { date: formatDate(sub.expires_at), left: formatDuration(t, sub.remaining_seconds) })
               : sub.state === "frozen"
-                ? t("profile.overview.frozen", { left: formatDuration(t, locale, sub.remaining_seconds), date: sub.freeze_ends_at ? formatDate(sub.freeze_ends_at) : "—" })
+                ? t("profile.overview.frozen", { left: formatDuration(t, sub.remaining_seconds), date: sub.freeze_ends_at ? formatDate(sub.freeze_ends_at) : "—" })
                 : t("profile.overview.expired", { date: formatDate(sub.expires_at) })}
         </p>
         <div className="form-row">

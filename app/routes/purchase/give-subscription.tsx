@@ -10,7 +10,6 @@ import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { formatMoney } from "../../../i18n/format.ts";
-import { plural } from "../../lib/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
@@ -127,12 +126,12 @@ export default function GiveSubscription() {
           <div className="gift-result">
             {given.code ? (
               <>
-                <Notice>{t("gift.give.codeReady", { days: plural(t, locale, "plural.days", given.days), game: given.game })}</Notice>
+                <Notice>{t("gift.give.codeReady", { days: given.days, game: given.game })}</Notice>
                 <p className="muted small">{t("gift.give.codeHint")}</p>
                 <code className="gift-code" aria-label={t("gift.code")}>{given.code}</code>
               </>
             ) : (
-              <Notice>{t("gift.give.sent", { recipient: given.recipient ?? "", days: plural(t, locale, "plural.days", given.days), game: given.game })}</Notice>
+              <Notice>{t("gift.give.sent", { recipient: given.recipient ?? "", days: given.days, game: given.game })}</Notice>
             )}
           </div>
         )}
@@ -150,7 +149,7 @@ export default function GiveSubscription() {
                 <optgroup key={g.slug} label={g.name}>
                   {g.products.map((p) => (
                     <option key={p.id} value={p.id}>
-                      {productName(t, locale, g.name, p.days)} — {formatMoney(p.price, p.currency, locale)}
+                      {productName(t, g.name, p.days)} — {formatMoney(p.price, p.currency, locale)}
                     </option>
                   ))}
                 </optgroup>
@@ -177,7 +176,7 @@ export default function GiveSubscription() {
         <p className="muted small">{t("gift.redeem.lead")}</p>
         {redeemed && (
           <Notice>
-            {t("gift.redeem.done", { days: plural(t, locale, "plural.days", redeemed.days), game: redeemed.game })}{" "}
+            {t("gift.redeem.done", { days: redeemed.days, game: redeemed.game })}{" "}
             <Link to={href(`/${redeemed.gameSlug}/profile/subscription`)}>{t("gift.redeem.open")}</Link>
           </Notice>
         )}

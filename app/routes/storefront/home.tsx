@@ -25,12 +25,12 @@ export const handle: RouteHandle = { hydrate: false };
 
 export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
 
-const FEATURES: { icon: IconName; key: string }[] = [
+const FEATURES = [
   { icon: "shield", key: "undetected" },
   { icon: "bolt", key: "updates" },
   { icon: "snowflake", key: "freeze" },
   { icon: "headset", key: "support" },
-];
+] as const satisfies readonly { icon: IconName; key: string }[];
 
 export default function Home() {
   const { games } = useLoaderData<typeof loader>();
@@ -94,7 +94,7 @@ export default function Home() {
       <section className="section container" aria-labelledby="steps-title">
         <h2 id="steps-title">{t("home.steps.title")}</h2>
         <ol className="steps">
-          {[1, 2, 3].map((n) => (
+          {([1, 2, 3] as const).map((n) => (
             <li key={n}>
               <span className="step-number">{n}</span>
               <div>
