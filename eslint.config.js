@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
 const forbid = (patterns, message) => ["error", { patterns: patterns.map((group) => ({ group: [group], message })) }];
 
 export default tseslint.config(
-  { ignores: ["build/", ".react-router/", "node_modules/", ".data/", "test-results/"] },
+  { ignores: ["build/", ".react-router/", "node_modules/", ".data/", "test-results/", "i18n/generated/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

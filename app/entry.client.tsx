@@ -4,14 +4,14 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 import { isLocale, DEFAULT_LOCALE } from "../i18n/locales.ts";
-import type { Messages } from "../i18n/translate.ts";
+import type { CompiledCatalog } from "../i18n/translate.ts";
 import { I18nProvider } from "./lib/i18n.tsx";
 
 async function start() {
   const root = document.documentElement;
   const locale = isLocale(root.dataset.locale) ? root.dataset.locale : DEFAULT_LOCALE;
   const link = document.getElementById("i18n-messages") as HTMLLinkElement | null;
-  const messages: Messages = link ? await fetch(link.href).then((r) => r.json()) : {};
+  const messages: CompiledCatalog = link ? await fetch(link.href).then((r) => r.json()) : {};
   startTransition(() => {
     hydrateRoot(
       document,

@@ -10,8 +10,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import type { Locator, Page } from "playwright-core";
-import { formatMoney } from "../core/shared/money.ts";
-import { LANG_TAG, type Locale } from "../i18n/locales.ts";
+import { compileCatalog } from "../i18n/catalogs.ts";
+import { formatMoney } from "../i18n/format.ts";
+import { LANG_TAG } from "../i18n/locales.ts";
+import { createTranslate } from "../i18n/translate.ts";
 import { screenshot, useBrowser } from "./fixtures/browser.ts";
 import { tickRecaptcha } from "./fixtures/recaptcha.ts";
 
@@ -30,14 +32,6 @@ const TOPUP = 30;
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-
-/** "{count} days" with the language's plural rules, as the pages write it. */
-function days(t: Record<string, string>, locale: Locale, count: number): string {
-  const rule = new Intl.PluralRules(LANG_TAG[locale]).select(count);
-  return (t[`plural.days.${rule}`] ?? t["plural.days.other"]!).replace("{count}", String(count));
-}
-
-const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? `{${k}}`);
 
 const pad = (n: number) => String(n).padStart(2, "0");
 /** dd.MM.yyyy HH:mm in UTC, as the pages show dates. */
@@ -63,13 +57,16 @@ describe.each([
   { locale: "en" as const, prefix: "/en", buyer: "new" as const },
 ])("commerce journey ($locale, $buyer user)", ({ locale, prefix, buyer }) => {
   const t = catalog(locale);
+  /** Messages with parameters (ICU: plurals), formatted as the pages format them. */
+  const tr = createTranslate(compileCatalog(locale), locale);
+  const days = (count: number) => tr("plural.days", { count });
   const stamp = Date.now();
   const recipientEmail = `gift-${locale}-${stamp}@example.com`;
   const buyerEmail = buyer === "demo" ? DEMO_USER.email : `buyer-${locale}-${stamp}@example.com`;
   const profile = `${prefix}/${GAME.slug}/profile`;
   let currency = "USD";
 
-  const money = (minor: number) => formatMoney(minor, currency, LANG_TAG[locale]);
+  const money = (minor: number) => formatMoney(minor, currency, locale);
   /** Minor units of a money figure; the figure must be exactly how the page formats that amount. */
   function minorOf(text: string): number {
     const minor = Number(text.replace(/\D/g, ""));
@@ -122,7 +119,7 @@ describe.each([
     } else {
       await register(page, buyerEmail);
     }
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(fill(t["profile.overview.title"]!, { game: GAME.name }));
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(tr("profile.overview.title", { game: GAME.name }));
     await expect.poll(() => page.locator(".stat-small").innerText()).toBe(buyerEmail);
     await shot(page, "01-signed-in");
 
@@ -130,7 +127,7 @@ describe.each([
     const startBalance = await balanceShown(page);
     if (buyer === "new") expect(startBalance).toBe(0);
     const topup = TOPUP * 100;
-    await page.getByLabel(fill(t["balance.topup.amount"]!, { currency })).fill(String(TOPUP));
+    await page.getByLabel(tr("balance.topup.amount", { currency })).fill(String(TOPUP));
     await page.getByRole("button", { name: t["balance.topup.submit"], exact: true }).click();
     await page.waitForURL(url(new RegExp(`${prefix}/payment/demo\\?order=DEMO-[A-Z0-9]+`)));
     // The ribbon, in capitals on the screen ("DEMO — NO REAL MONEY").
@@ -141,11 +138,11 @@ describe.each([
     await expect.poll(() => fact(page, t["demo.amount"]!).innerText()).toBe(money(topup));
     expect(await fact(page, t["demo.order"]!).innerText()).toMatch(/^DEMO-[A-Z0-9]+$/);
     await shot(page, "02-demo-provider");
-    await page.getByRole("button", { name: fill(t["demo.pay"]!, { amount: money(topup) }), exact: true }).click();
+    await page.getByRole("button", { name: tr("demo.pay", { amount: money(topup) }), exact: true }).click();
 
     await page.waitForURL(url(new RegExp(`${prefix}/payment/paypal\\?token=DEMO-[A-Z0-9]+`)));
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["return.success.title"]);
-    await expect.poll(() => page.getByText(fill(t["return.topup"]!, { amount: money(topup) }), { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(tr("return.topup", { amount: money(topup) }), { exact: true }).isVisible()).toBe(true);
     await expect.poll(() => page.locator(".result-figure strong").innerText()).toBe(money(startBalance + topup));
     await shot(page, "03-topup-return");
     await page.getByRole("link", { name: t["return.back"], exact: true }).click();
@@ -159,7 +156,7 @@ describe.each([
 
     // 3. Buy the 30-day plan from the balance.
     await page.goto(`${profile}/subscription`);
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(fill(t["sub.title"]!, { game: GAME.name }));
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(tr("sub.title", { game: GAME.name }));
     let expiryBefore: number | undefined;
     if (buyer === "demo") {
       await expect.poll(() => badge(page).innerText()).toBe(t["sub.state.active"]);
@@ -168,7 +165,7 @@ describe.each([
       await expect.poll(() => badge(page).innerText()).toBe(t["sub.state.none"]);
       await expect.poll(() => page.getByText(t["subscription.block.missing"]!, { exact: true }).isVisible()).toBe(true);
     }
-    const plan = page.locator("li.plan").filter({ has: page.getByRole("heading", { level: 3, name: days(t, locale, 30), exact: true }) });
+    const plan = page.locator("li.plan").filter({ has: page.getByRole("heading", { level: 3, name: days(30), exact: true }) });
     await expect.poll(() => plan.count()).toBe(1);
     const price = minorOf(await plan.locator(".plan-price").innerText());
     expect(price).toBeLessThanOrEqual(afterTopup);
@@ -176,14 +173,14 @@ describe.each([
 
     await page.waitForURL(url(new RegExp(`${escape(profile)}/payment\\?product=\\d+`)));
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["payment.heading"]);
-    await expect.poll(() => page.getByRole("heading", { level: 2 }).innerText()).toBe(fill(t["product.name"]!, { game: GAME.name, days: days(t, locale, 30) }));
+    await expect.poll(() => page.getByRole("heading", { level: 2 }).innerText()).toBe(tr("product.name", { game: GAME.name, days: days(30) }));
     expect(await page.locator(".checkout-price").innerText()).toBe(money(price));
     expect(await fact(page, t["balance.current"]!).innerText()).toBe(money(afterTopup));
-    const effect = expiryBefore === undefined ? t["payment.startsNow"]! : fill(t["payment.extends"]!, { date: shownDate(expiryBefore) });
+    const effect = expiryBefore === undefined ? t["payment.startsNow"]! : tr("payment.extends", { date: shownDate(expiryBefore) });
     expect(await page.locator(".checkout-effect > span").last().innerText()).toBe(effect);
     await shot(page, "05-payment");
     const boughtFrom = Date.now();
-    await page.getByRole("button", { name: fill(t["payment.fromBalance"]!, { price: money(price) }), exact: true }).click();
+    await page.getByRole("button", { name: tr("payment.fromBalance", { price: money(price) }), exact: true }).click();
 
     await page.waitForURL(url(`${profile}/subscription?notice=purchased`));
     const boughtTo = Date.now();
@@ -218,7 +215,7 @@ describe.each([
     expect(await fact(page, t["sub.freezeEnds"]!).innerText()).toBe(shownDate(parseShown(frozenAt) + FREEZE_MAX_DAYS * DAY));
     // The time kept is what was left: its whole days, from an expiry known to the minute.
     const kept = await fact(page, t["sub.kept"]!).innerText();
-    const keptDays = new Set([Math.floor((expiry - frozeTo) / DAY), Math.floor((expiry + MINUTE - frozeFrom) / DAY)].map((n) => days(t, locale, n)));
+    const keptDays = new Set([Math.floor((expiry - frozeTo) / DAY), Math.floor((expiry + MINUTE - frozeFrom) / DAY)].map((n) => days(n)));
     expect([...keptDays].some((d) => kept.startsWith(`${d} `) || kept === d), `time kept "${kept}" is not one of ${[...keptDays].join(", ")}`).toBe(true);
     expect(await page.getByRole("button", { name: t["sub.freeze"], exact: true }).count()).toBe(0);
     await shot(page, "07-frozen");
@@ -234,7 +231,7 @@ describe.each([
     const cooldown = page.getByRole("note").filter({ hasText: t["sub.cooldownUntil"]!.split("{date}")[0]! });
     await expect.poll(() => cooldown.isVisible()).toBe(true);
     const nextFreeze = /(\d{2}\.\d{2}\.\d{4} \d{2}:\d{2})/.exec(await cooldown.innerText())?.[1] ?? "";
-    expect(await cooldown.innerText()).toBe(fill(t["sub.cooldownUntil"]!, { date: nextFreeze }));
+    expect(await cooldown.innerText()).toBe(tr("sub.cooldownUntil", { date: nextFreeze }));
     expectShownBetween(nextFreeze, unfrozeFrom + FREEZE_COOLDOWN_DAYS * DAY, unfrozeTo + FREEZE_COOLDOWN_DAYS * DAY, "the next freeze");
     expect(await page.getByRole("button", { name: t["sub.freeze"], exact: true }).count()).toBe(0);
     await shot(page, "08-unfrozen");
@@ -248,7 +245,7 @@ describe.each([
     await expect.poll(() => page.locator(".balance-inline strong").innerText()).toBe(money(afterPurchase));
     const product = page.getByLabel(t["gift.give.product"]!);
     const option = await product.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? "");
-    const giftName = fill(t["product.name"]!, { game: GAME.name, days: days(t, locale, 7) });
+    const giftName = tr("product.name", { game: GAME.name, days: days(7) });
     expect(option.startsWith(`${giftName} — `), `the preselected plan is "${option}"`).toBe(true);
     const giftPrice = minorOf(option.slice(giftName.length + 3));
     expect(giftPrice).toBeLessThanOrEqual(afterPurchase);
@@ -256,7 +253,7 @@ describe.each([
     const gaveFrom = Date.now();
     await page.getByRole("button", { name: t["gift.give.submit"], exact: true }).click();
     // By e-mail the page says "sent to that address", never whether it has an account (decisions §4).
-    const sent = fill(t["gift.give.sentToEmail"]!, { recipient: recipientEmail, days: days(t, locale, 7), game: GAME.name });
+    const sent = tr("gift.give.sentToEmail", { recipient: recipientEmail, days: 7, game: GAME.name });
     await expect.poll(() => notice(page, sent).isVisible()).toBe(true);
     const gaveTo = Date.now();
     await expect.poll(() => page.locator(".balance-inline strong").innerText()).toBe(money(afterPurchase - giftPrice));
@@ -264,11 +261,11 @@ describe.each([
     await shot(page, "09-gift-sent");
 
     await recipient.goto(`${profile}/subscription`);
-    await expect.poll(() => recipient.getByRole("heading", { level: 1 }).innerText()).toBe(fill(t["sub.title"]!, { game: GAME.name }));
+    await expect.poll(() => recipient.getByRole("heading", { level: 1 }).innerText()).toBe(tr("sub.title", { game: GAME.name }));
     await expect.poll(() => badge(recipient).innerText()).toBe(t["sub.state.active"]);
     expectShownBetween(await fact(recipient, t["sub.expiresAt"]!).innerText(), gaveFrom + 7 * DAY, gaveTo + 7 * DAY, "the gift runs 7 days");
     const left = await fact(recipient, t["sub.remaining"]!).innerText();
-    expect([days(t, locale, 7), days(t, locale, 6)].some((d) => left === d || left.startsWith(`${d} `)), `time left "${left}"`).toBe(true);
+    expect([days(7), days(6)].some((d) => left === d || left.startsWith(`${d} `)), `time left "${left}"`).toBe(true);
     await shot(recipient, "10-gift-received");
 
     expect(await balanceShown(page)).toBe(afterPurchase - giftPrice);

@@ -7,11 +7,13 @@ import { fileURLToPath } from "node:url";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const INPUTS = ["app", "i18n", "core", "public", "vite.config.ts", "react-router.config.ts", "package-lock.json"];
+/** Inputs of no bundle: the key types `npm run typecheck` writes (only tsc reads them). */
+const IGNORED = new Set(["i18n/generated"]);
 const STAMP = path.join(root, "build", ".fingerprint");
 
 function* files(entry) {
   const full = path.join(root, entry);
-  if (!existsSync(full)) return;
+  if (!existsSync(full) || IGNORED.has(entry)) return;
   if (statSync(full).isDirectory()) {
     for (const name of readdirSync(full).sort()) yield* files(path.join(entry, name));
   } else {

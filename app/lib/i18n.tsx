@@ -1,15 +1,16 @@
 // The interface's translations: a provider filled by the server entry (from memory) and by the
-// browser entry (from /_i18n/{hash}/{locale}/messages.json), and the hooks that read it.
+// browser entry (from /_i18n/{hash}/{locale}/messages.json), both with the catalogue the server
+// compiled, and the hooks that read it.
 import { createContext, useContext, useMemo, type ReactNode } from "react";
 import { LANG_TAG, type Locale } from "../../i18n/locales.ts";
-import { createTranslate, type Messages, type Translate } from "../../i18n/translate.ts";
+import { createTranslate, type CompiledCatalog, type Translate } from "../../i18n/translate.ts";
 
 type I18n = { locale: Locale; t: Translate };
 
 const I18nContext = createContext<I18n | null>(null);
 
-export function I18nProvider({ locale, messages, children }: { locale: Locale; messages: Messages; children: ReactNode }) {
-  const value = useMemo(() => ({ locale, t: createTranslate(messages) }), [locale, messages]);
+export function I18nProvider({ locale, messages, children }: { locale: Locale; messages: CompiledCatalog; children: ReactNode }) {
+  const value = useMemo(() => ({ locale, t: createTranslate(messages, locale) }), [locale, messages]);
   return <I18nContext.Provider value={value}>{children}</I18nContext.Provider>;
 }
 

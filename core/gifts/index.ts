@@ -33,7 +33,7 @@ const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export type GiftView = { code: string | null; cheat_id: number; days: number; recipient: string | null; redeemed: boolean | null; delivered: boolean };
 
 /** How a notification names a giver without a username: translated when it is read. */
-const ANONYMOUS_GIVER = { t: "gift.anonymousGiver" };
+const ANONYMOUS_GIVER = { t: "gift.anonymousGiver" } as const;
 
 export type GiftResult = { gift: GiftView; balance: number; transaction: TransactionView };
 

@@ -2,8 +2,7 @@
 // over SMTP when SMTP_URL is set, recording every mail in the mail_outbox table. Without SMTP_URL
 // a mail is only recorded (status 'logged') and written to the log, so development needs no server.
 import type { Db } from "../../db/client.ts";
-import type { Locale } from "../../i18n/locales.ts";
-import type { Translate } from "../../i18n/translate.ts";
+import type { Catalogs } from "../../i18n/catalogs.ts";
 import { systemClock, type Clock } from "../shared/clock.ts";
 import { insertOutbox, listOutbox, markOutbox } from "./mail.store.ts";
 import { renderMail, type MailMessage, type RenderedMail } from "./templates.ts";
@@ -36,7 +35,7 @@ export type MailerDeps = {
   /** The site's origin, for links in mails (profile). */
   publicUrl: string;
   /** The message catalogues (i18n/catalogs.ts loadCatalogs()). */
-  catalogs: { t(locale: Locale): Translate };
+  catalogs: Pick<Catalogs, "t" | "pieces">;
   clock?: Clock;
   /**
    * Development only (decisions §11): mail bodies stay in the outbox after sending and a mail that
@@ -56,7 +55,7 @@ export function createMailer(deps: MailerDeps) {
   const keepBodies = deps.keepBodies ?? false;
 
   function render(message: MailMessage): RenderedMail {
-    return renderMail(message, { t: catalogs.t(message.locale), locale: message.locale, publicUrl });
+    return renderMail(message, { t: catalogs.t(message.locale), pieces: catalogs.pieces(message.locale), locale: message.locale, publicUrl });
   }
 
   /**

@@ -267,10 +267,19 @@ describe("templates", () => {
     }
   });
 
-  it("writes a date in the reader's language", () => {
+  it("writes a date as the pages do (dd.MM.yyyy HH:mm), with its zone's name, in the reader's zone or UTC", () => {
     const params = samples.subscription_expiring;
-    expect(mailer.render({ to: "a@example.com", locale: "en", template: "subscription_expiring", params }).text).toContain("March 15, 2026");
-    expect(mailer.render({ to: "a@example.com", locale: "ru", template: "subscription_expiring", params }).text).toContain("15 марта 2026");
+    const en = mailer.render({ to: "a@example.com", locale: "en", template: "subscription_expiring", params });
+    expect(en.text).toContain("Your Dota 2 subscription ends on 15.03.2026 12:00 UTC.");
+    expect(en.html).toContain("ends on <strong>15.03.2026 12:00 UTC</strong>.");
+    const ru = mailer.render({ to: "a@example.com", locale: "ru", template: "subscription_expiring", params: { ...params, timeZone: "Europe/Moscow" } });
+    expect(ru.text).toContain("15.03.2026 15:00 GMT+3");
+  });
+
+  it("sets the values of a message in bold in HTML, escaped, the count of a plural too", () => {
+    const html = mailer.render({ to: "a@example.com", locale: "en", template: "gift_received", params: { game: "CS2", days: 7, from: "<eve>" } }).html;
+    expect(html).toContain("<strong>&lt;eve&gt;</strong> gave you a <strong>CS2</strong> subscription.");
+    expect(html).toContain("Days added: <strong>7</strong>");
   });
 
   it("types each template's parameters", () => {

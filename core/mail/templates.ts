@@ -1,7 +1,8 @@
 // The shop's e-mails: one typed map of template ids to their parameters, and the rendering of a
 // message into subject, plain text and e-mail-safe HTML in the recipient's language (keys mail.*).
+import { formatDate } from "../../i18n/format.ts";
 import { LANG_TAG, localePath, type Locale } from "../../i18n/locales.ts";
-import type { Translate } from "../../i18n/translate.ts";
+import type { MessageKey, Params, Translate, TranslatePieces } from "../../i18n/translate.ts";
 
 type NoParams = Record<string, never>;
 
@@ -26,9 +27,12 @@ export type MailTemplates = {
   gift_code: { game: string; days: number; code: string };
   /** A gift to an address with no account: the code to redeem after signing up (link: registration). */
   gift_invite: { game: string; days: number; code: string; from: string | null; link: string };
-  /** A Date is written in the recipient's language (UTC day); a string is used as it is. */
-  subscription_expiring: { game: string; date: Date | string };
-  /** amount: already formatted, e.g. formatMoney(1500, "USD", LANG_TAG[locale]). */
+  /**
+   * A Date is written dd.MM.yyyy HH:mm in `timeZone` (the recipient's IANA zone; UTC by default),
+   * with the zone's name, since a mail is read anywhere; a string is used as it is.
+   */
+  subscription_expiring: { game: string; date: Date | string; timeZone?: string };
+  /** amount: already formatted, e.g. formatMoney(1500, "USD", locale) of i18n/format.ts. */
   receipt: { description: string; amount: string };
 };
 
@@ -58,20 +62,20 @@ export type MailMessage = {
 
 export type RenderedMail = { subject: string; text: string; html: string };
 
-export type RenderContext = { t: Translate; locale: Locale; publicUrl: string };
+export type RenderContext = { t: Translate; pieces: TranslatePieces; locale: Locale; publicUrl: string };
 
-type Values = Record<string, string | number>;
+type Values = Params;
 
 /** The building blocks of a mail body, rendered both as plain text and as HTML. */
 type Block =
   /** A paragraph from a message key; parameter values are escaped and set in bold in HTML. */
-  | { kind: "p"; key: string; values?: Values }
+  | { kind: "p"; key: MessageKey; values?: Values }
   /** A code on a line of its own (large monospace in HTML). */
   | { kind: "code"; value: string }
   /** A lead sentence, then the URL on its own line (text) or a button with a fallback (HTML). */
-  | { kind: "link"; lead?: string; button: string; href: string; values?: Values };
+  | { kind: "link"; lead?: MessageKey; button: MessageKey; href: string; values?: Values };
 
-type Template<P> = { subject: string; subjectValues?: (p: P, ctx: RenderContext) => Values; blocks: (p: P, ctx: RenderContext) => Block[] };
+type Template<P> = { subject: MessageKey; subjectValues?: (p: P, ctx: RenderContext) => Values; blocks: (p: P, ctx: RenderContext) => Block[] };
 
 const NOT_YOU: Block = { kind: "p", key: "mail.common.notYou" };
 
@@ -169,7 +173,7 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
       {
         kind: "p",
         key: "mail.subscription_expiring.intro",
-        values: { game: p.game, date: typeof p.date === "string" ? p.date : formatDate(p.date, ctx.locale) },
+        values: { game: p.game, date: typeof p.date === "string" ? p.date : formatDate(p.date, { timeZone: p.timeZone ?? "UTC", locale: ctx.locale }) },
       },
       { kind: "link", button: "mail.subscription_expiring.button", href: profileLink(ctx) },
     ],
@@ -184,10 +188,6 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
     ],
   },
 };
-
-export function formatDate(date: Date, locale: Locale): string {
-  return new Intl.DateTimeFormat(LANG_TAG[locale], { dateStyle: "long", timeZone: "UTC" }).format(date);
-}
 
 /** Renders a message in its locale. Throws on a link that is not an absolute http(s) URL. */
 export function renderMail(message: MailMessage, ctx: RenderContext): RenderedMail {
@@ -246,12 +246,11 @@ const TEXT_COLOR = "#111827";
 const MUTED = "#4b5563";
 const ACCENT = "#1d4ed8";
 
-/** A message key with its parameters, escaped; parameter values in bold. */
-function htmlMessage(t: Translate, key: string, values: Values | undefined): string {
-  const cleaned = clean(values) ?? {};
-  return escapeHtml(t(key)).replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in cleaned ? `<strong>${escapeHtml(String(cleaned[name]))}</strong>` : whole,
-  );
+/** A message with its parameters, escaped; the values put into it in bold. */
+function htmlMessage(pieces: TranslatePieces, key: MessageKey, values: Values | undefined): string {
+  return pieces(key, clean(values))
+    .map((piece) => (piece.value ? `<strong>${escapeHtml(piece.text)}</strong>` : escapeHtml(piece.text)))
+    .join("");
 }
 
 const paragraph = (inner: string, style = "") => `<p style="${style.includes("margin:") ? "" : "margin:0 0 16px 0;"}${style}">${inner}</p>`;
@@ -263,7 +262,7 @@ function renderHtml(subject: string, blocks: Block[], ctx: RenderContext): strin
     paragraph(escapeHtml(t("mail.common.greeting"))),
   ];
   for (const block of blocks) {
-    if (block.kind === "p") body.push(paragraph(htmlMessage(t, block.key, block.values)));
+    if (block.kind === "p") body.push(paragraph(htmlMessage(ctx.pieces, block.key, block.values)));
     else if (block.kind === "code") {
       body.push(
         paragraph(
@@ -272,7 +271,7 @@ function renderHtml(subject: string, blocks: Block[], ctx: RenderContext): strin
       );
     } else {
       const href = escapeHtml(block.href);
-      if (block.lead) body.push(paragraph(htmlMessage(t, block.lead, block.values)));
+      if (block.lead) body.push(paragraph(htmlMessage(ctx.pieces, block.lead, block.values)));
       body.push(
         `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px 0;"><tr>` +
           `<td style="border-radius:6px;background-color:${ACCENT};">` +

@@ -2,6 +2,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { notifications } from "../../db/schema/index.ts";
+import { isMessageKey } from "../../i18n/keys.ts";
+import type { MessageKey, Translate } from "../../i18n/translate.ts";
 
 export type NotificationType =
   | "password_changed"
@@ -25,10 +27,27 @@ export type NotificationView = {
   read: boolean;
 };
 
-type Translate = (key: string, params?: Record<string, string | number>) => string;
+/** The types there are: each has its title and content messages, `notification.<type>.*` (tsc checks). */
+const TYPES: Record<NotificationType, true> = {
+  password_changed: true,
+  email_changed: true,
+  two_fa_enabled: true,
+  two_fa_disabled: true,
+  gift_received: true,
+  gift_sent: true,
+  referral_reward: true,
+  referral_reversed: true,
+  subscription_expiring: true,
+  freeze_ended: true,
+  payment_completed: true,
+};
+
+function isNotificationType(type: string): type is NotificationType {
+  return Object.hasOwn(TYPES, type);
+}
 
 /** A value of a notification, or a message key translated when the notification is read. */
-export type NotificationParam = string | number | { t: string };
+export type NotificationParam = string | number | { t: MessageKey };
 
 export type Notifications = ReturnType<typeof createNotifications>;
 
@@ -45,18 +64,24 @@ export function createNotifications({ db }: { db: Db }) {
         .where(eq(notifications.userId, userId))
         .orderBy(desc(notifications.id))
         .limit(limit);
-      return rows.map((n) => {
+      // A row of a type this code does not know (written by a newer version) cannot be shown. A
+      // parameter stored as { t: key } is a message of its own, translated for the reader.
+      return rows.flatMap((n) => {
+        if (!isNotificationType(n.type)) return [];
         const params = Object.fromEntries(
-          Object.entries((n.data ?? {}) as Record<string, NotificationParam>).map(([k, v]) => [k, typeof v === "object" && v !== null ? t(v.t) : v]),
+          // Stored data is read back untyped: a key the catalogue no longer has shows as nothing.
+          Object.entries((n.data ?? {}) as Record<string, NotificationParam>).map(([k, v]) => [k, typeof v === "object" && v !== null ? (isMessageKey(v.t) ? t(v.t) : "") : v]),
         );
-        return {
-          id: n.id,
-          type: n.type,
-          title: t(`notification.${n.type}.title`, params),
-          content: t(`notification.${n.type}.content`, params),
-          created_at: n.createdAt.toISOString(),
-          read: n.read,
-        };
+        return [
+          {
+            id: n.id,
+            type: n.type,
+            title: t(`notification.${n.type}.title`, params),
+            content: t(`notification.${n.type}.content`, params),
+            created_at: n.createdAt.toISOString(),
+            read: n.read,
+          },
+        ];
       });
     },
     async markRead(userId: number, id: number) {

@@ -1,5 +1,6 @@
 // The one error type of the core: a stable code (decisions §2), an HTTP-like status and the
 // message key that the edge translates. Anything else thrown is a bug and answers 500.
+import type { MessageKey, Params } from "../../i18n/translate.ts";
 
 export type ErrorCode =
   | "validation_failed"
@@ -62,12 +63,12 @@ export class DomainError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
-    /** i18n key of the message; defaults to `errors.<code>`. */
-    readonly messageKey: string = `errors.${code}`,
+    /** i18n key of the message; defaults to `errors.<code>` (tsc checks every code has one). */
+    readonly messageKey: MessageKey = `errors.${code}`,
     readonly details: {
-      params?: Record<string, string | number>;
+      params?: Params;
       /** field → i18n key, for validation_failed */
-      fields?: Record<string, string>;
+      fields?: Record<string, MessageKey>;
       retryAfterSeconds?: number;
     } = {},
   ) {

@@ -2,11 +2,13 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { DomainError } from "../../core/shared/errors.ts";
+import { isMessageKey } from "../../i18n/keys.ts";
+import type { MessageKey } from "../../i18n/translate.ts";
 import type { HonoEnv } from "../context.ts";
 import { controlCharacterPath } from "./input.ts";
 
 /** Message key of a Zod issue, shown next to the field in the user's language. */
-function issueKey(issue: z.core.$ZodIssue): string {
+function issueKey(issue: z.core.$ZodIssue): MessageKey {
   switch (issue.code) {
     case "invalid_type":
       return issue.input === undefined ? "validation.required" : "validation.invalid_type";
@@ -25,12 +27,13 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infe
   // reportInput: issueKey tells a missing value (required) from one of the wrong type by it.
   const parsed = schema.safeParse(input, { reportInput: true });
   if (parsed.success) return parsed.data;
-  const fields: Record<string, string> = {};
+  const fields: Record<string, MessageKey> = {};
   for (const issue of parsed.error.issues) {
     const field = issue.path.map(String).join(".") || "body";
-    // A schema's "required" message is for a missing value; a value of the wrong type says so.
-    const own = issue.message.startsWith("validation.") && !(issue.code === "invalid_type" && issue.message === "validation.required");
-    fields[field] ??= own ? issue.message : issueKey(issue);
+    // A schema's own message is a catalogue key (Zod's defaults are English sentences); its
+    // "required" is for a missing value, and a value of the wrong type says so.
+    const own = isMessageKey(issue.message) && !(issue.code === "invalid_type" && issue.message === "validation.required") ? issue.message : undefined;
+    fields[field] ??= own ?? issueKey(issue);
   }
   throw new DomainError("validation_failed", "errors.validation_failed", { fields });
 }

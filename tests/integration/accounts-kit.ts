@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { Locale } from "../../i18n/locales.ts";
+import type { MessageKey, Params } from "../../i18n/translate.ts";
 import { totpAt } from "../../core/accounts/totp.ts";
 import { manualClock } from "../../core/shared/clock.ts";
 import { TEST_ORIGIN, startTestApp, type TestApp } from "../kit/app.ts";
@@ -216,6 +217,6 @@ export function wrongTotp(secret: string, clock: ManualClock): string {
 }
 
 /** The translated message of a key, as the API answers it in that language. */
-export function message(shop: Shop, locale: Locale, key: string, params?: Record<string, string | number>): string {
+export function message(shop: Shop, locale: Locale, key: MessageKey, params?: Params): string {
   return shop.services.catalogs.t(locale)(key, params);
 }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
+import type { MessageKey } from "../../i18n/translate.ts";
 import { ORIGIN, PASSWORD, message, registerUser, setCookie, uniqueEmail, uniqueIp, uniqueUsername, useAccountsShop } from "./accounts-kit.ts";
 
 const shop = useAccountsShop({ env: { RATE_REGISTER_IP: "3/1h" } });
@@ -25,7 +26,7 @@ async function userCount(): Promise<number> {
   return rows[0]!.n;
 }
 
-function expectValidation(reply: Awaited<ReturnType<typeof register>>, fields: Record<string, string | RegExp>) {
+function expectValidation(reply: Awaited<ReturnType<typeof register>>, fields: Record<string, MessageKey | RegExp>) {
   expect(reply.status, reply.text).toBe(400);
   expect(reply.body).toMatchObject({ status: false, code: "validation_failed", message: message(shop, "en", "errors.validation_failed") });
   for (const [field, expected] of Object.entries(fields)) {

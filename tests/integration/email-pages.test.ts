@@ -5,6 +5,7 @@
 // or not the address has an account.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessageKey, Params } from "../../i18n/translate.ts";
 import { startTestApp, type TestApp } from "../kit/app.ts";
 import { startSmtpServer, type TestSmtpServer } from "../kit/smtp.ts";
 
@@ -28,7 +29,7 @@ const RUN = randomBytes(3).toString("hex");
 let serial = 0;
 const uniqueEmail = (tag: string) => `${tag}-${RUN}-${++serial}@example.com`;
 const uniqueIp = () => `10.77.${serial >> 8}.${++serial % 256}`;
-const t = (key: string, params?: Record<string, string | number>) => shop.services.catalogs.t("en")(key, params);
+const t = (key: MessageKey, params?: Params) => shop.services.catalogs.t("en")(key, params);
 
 function form(path: string, fields: Record<string, string>, cookie?: string) {
   return shop.request(path, {

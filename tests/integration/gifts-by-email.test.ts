@@ -4,6 +4,7 @@
 // e-mail change; the giver is named by username, or "a NOVA user", never by e-mail.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { MessageKey, Params } from "../../i18n/translate.ts";
 import { gifts } from "../../db/schema/index.ts";
 import { PASSWORD, balanceOf, expectConsistentLedger, register, subscriptionOf, subscriptionsOf, topUp, uniqueEmail, useCommerceShop, type User } from "./commerce-kit.ts";
 import { TEST_ORIGIN } from "../kit/app.ts";
@@ -34,7 +35,7 @@ async function anonymous(balance: number): Promise<User> {
   return user;
 }
 
-const t = (key: string, params?: Record<string, string | number>) => shop.services.catalogs.t("en")(key, params);
+const t = (key: MessageKey, params?: Params) => shop.services.catalogs.t("en")(key, params);
 
 describe("gifts by e-mail", () => {
   it("answer the same for a registered and an unknown address; the registered one gets the days, the unknown one a code to redeem after sign-up", async () => {

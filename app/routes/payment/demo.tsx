@@ -9,7 +9,7 @@ import { Icon } from "../../components/ui/icons.tsx";
 import { FormAlert, SubmitButton } from "../../components/forms.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
-import { formatPrice } from "../../lib/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
 import { notFound, pageMeta } from "../../lib/meta.ts";
 import { requireUser } from "../../lib/guards.server.ts";
 import { readForm, type FormResult } from "../../lib/forms.server.ts";
@@ -41,7 +41,7 @@ async function ownOrder(context: AppLoadContext, request: Request) {
 
 export async function loader({ context, request }: LoaderArgs) {
   const { orderId, order } = await ownOrder(context, request);
-  const { t, services, locale } = context;
+  const { t, services } = context;
   const product = order.product_id === null ? undefined : services.catalog.productById(order.product_id);
   const game = product && services.catalog.cheatById(product.cheat_id);
   return {
@@ -50,7 +50,7 @@ export async function loader({ context, request }: LoaderArgs) {
     amount: order.amount,
     currency: order.currency,
     status: order.status,
-    item: product ? productName(t, locale, game?.name ?? product.title, product.params.days) : null,
+    item: product ? productName(t, game?.name ?? product.title, product.params.days) : null,
     meta: { title: t("demo.title"), description: t("demo.lead") },
   };
 }
@@ -92,7 +92,7 @@ export default function DemoPayment() {
           </div>
           <div>
             <dt>{t("demo.amount")}</dt>
-            <dd className="demo-amount">{formatPrice(amount, currency, locale)}</dd>
+            <dd className="demo-amount">{formatMoney(amount, currency, locale)}</dd>
           </div>
           <div>
             <dt>{t("demo.order")}</dt>
@@ -104,7 +104,7 @@ export default function DemoPayment() {
         <Form method="post" className="pay-actions">
           {open ? (
             <>
-              <SubmitButton intent="pay">{t("demo.pay", { amount: formatPrice(amount, currency, locale) })}</SubmitButton>
+              <SubmitButton intent="pay">{t("demo.pay", { amount: formatMoney(amount, currency, locale) })}</SubmitButton>
               <SubmitButton intent="cancel" variant="secondary">{t("demo.cancel")}</SubmitButton>
             </>
           ) : (

@@ -7,7 +7,7 @@ import { Logo } from "../../components/brand.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
-import { formatDate, formatPrice } from "../../lib/format.ts";
+import { formatDate, formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
 import type { LoaderArgs } from "../../lib/route-args.ts";
@@ -51,7 +51,7 @@ export async function loader({ context, request }: LoaderArgs) {
     return page(
       {
         kind: "product",
-        item: productName(t, locale, cheat?.name ?? product.title, product.params.days),
+        item: productName(t, cheat?.name ?? product.title, product.params.days),
         paid: transaction.paid,
         currency: transaction.currency,
         expiresAt: sub && sub.state === "active" ? sub.expires_at : null,
@@ -97,16 +97,16 @@ export default function PaymentReturn() {
         ) : outcome.kind === "topup" ? (
           <>
             <h1 id="return-title">{t("return.success.title")}</h1>
-            <p>{t("return.topup", { amount: formatPrice(outcome.amount, outcome.currency, locale) })}</p>
+            <p>{t("return.topup", { amount: formatMoney(outcome.amount, outcome.currency, locale) })}</p>
             <p className="result-figure">
               <span className="muted small">{t("return.newBalance")}</span>
-              <strong>{formatPrice(outcome.balance, outcome.currency, locale)}</strong>
+              <strong>{formatMoney(outcome.balance, outcome.currency, locale)}</strong>
             </p>
           </>
         ) : (
           <>
             <h1 id="return-title">{t("return.success.title")}</h1>
-            <p>{t("return.product", { item: outcome.item, amount: formatPrice(outcome.paid, outcome.currency, locale) })}</p>
+            <p>{t("return.product", { item: outcome.item, amount: formatMoney(outcome.paid, outcome.currency, locale) })}</p>
             {outcome.expiresAt && (
               <p className="result-figure">
                 <span className="muted small">{t("sub.expiresAt")}</span>

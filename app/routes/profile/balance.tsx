@@ -22,13 +22,14 @@ import { FormAlert, SubmitButton, fieldError } from "../../components/forms.tsx"
 import { notificationForStatus, useNotifications } from "../../components/notifications.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
-import { formatDate, formatPrice } from "../../lib/format.ts";
+import { formatDate, formatMoney } from "../../../i18n/format.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
 import { parseAmount, parseId } from "../../lib/commerce.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 import type { TransactionView } from "../../../core/ledger/index.ts";
+import type { MessageKey, Translate } from "../../../i18n/translate.ts";
 
 /** Transactions per page (spec §4, §9). */
 const PAGE_SIZE = 10;
@@ -41,7 +42,7 @@ type TransactionPage = { ok: true; rows: Row[]; done: boolean } | { ok: false; s
 
 export async function loader({ context, request, params }: LoaderArgs) {
   const { auth } = requireProfile(context, request, params);
-  const { t, services, locale } = context;
+  const { t, services } = context;
   const user = services.accounts.view(auth.user);
   const before = new URL(request.url).searchParams.get("before");
 
@@ -63,7 +64,7 @@ export async function loader({ context, request, params }: LoaderArgs) {
         status: tx.status,
         source: tx.source,
         created_at: tx.created_at,
-        items: tx.products.map((p) => productName(t, locale, services.catalog.cheatById(p.cheat_id)?.name ?? p.title, p.params.days)),
+        items: tx.products.map((p) => productName(t, services.catalog.cheatById(p.cheat_id)?.name ?? p.title, p.params.days)),
       }));
       page = { ok: true, rows, done: rows.length < PAGE_SIZE };
     } catch (error) {
@@ -130,13 +131,13 @@ export default function Balance() {
       <div className="commerce-grid">
         <Card className="balance-card">
           <p className="muted small">{t("balance.current")}</p>
-          <p className="stat" data-testid="balance">{formatPrice(balance, currency, locale)}</p>
+          <p className="stat" data-testid="balance">{formatMoney(balance, currency, locale)}</p>
           <p className="muted small">{t("balance.lead")}</p>
           {owed > 0 && (
             // What a refund left uncovered (decisions §6): the buyer sees it and how it is paid off.
             <div className="balance-owed">
               <p className="muted small">{t("balance.owed.title")}</p>
-              <p className="stat" data-testid="owed">{formatPrice(owed, currency, locale)}</p>
+              <p className="stat" data-testid="owed">{formatMoney(owed, currency, locale)}</p>
               <p className="muted small">{t("balance.owed.note")}</p>
             </div>
           )}
@@ -167,7 +168,7 @@ export default function Balance() {
                 <p className="field-error" id="amount-error" role="alert">{fieldError(result, "amount", "topup")}</p>
               ) : (
                 <p className="field-hint" id="amount-hint">
-                  {t("balance.topup.range", { min: formatPrice(topup.min, currency, locale), max: formatPrice(topup.max, currency, locale) })}
+                  {t("balance.topup.range", { min: formatMoney(topup.min, currency, locale), max: formatMoney(topup.max, currency, locale) })}
                 </p>
               )}
             </div>
@@ -247,6 +248,18 @@ function Transactions({ page, before }: { page: TransactionPage; before: number 
   );
 }
 
+/** The message of each status the ledger writes (db check transactions_status). */
+const STATUS_MESSAGES = new Map<string, MessageKey>([
+  ["completed", "tx.status.completed"],
+  ["reversed", "tx.status.reversed"],
+]);
+
+/** A transaction's status in words; one this page does not know yet shows as it is stored. */
+function statusText(t: Translate, status: string): string {
+  const key = STATUS_MESSAGES.get(status);
+  return key ? t(key) : status;
+}
+
 function TransactionTable({ rows }: { rows: Row[] }) {
   const t = useT();
   const locale = useLocale();
@@ -281,10 +294,10 @@ function TransactionTable({ rows }: { rows: Row[] }) {
                 </td>
                 <td data-label={t("balance.tx.amount")} className={`num amount ${tone}`}>
                   {row.amount > 0 ? "+" : row.amount < 0 ? "−" : ""}
-                  {formatPrice(Math.abs(amount), row.currency, locale)}
+                  {formatMoney(Math.abs(amount), row.currency, locale)}
                 </td>
                 <td data-label={t("balance.tx.status")}>
-                  <span className={`tx-status tx-status-${row.status}`}>{t(`tx.status.${row.status}`)}</span>
+                  <span className={`tx-status tx-status-${row.status}`}>{statusText(t, row.status)}</span>
                 </td>
               </tr>
             );

@@ -6,7 +6,7 @@ import { Icon, type IconName } from "../../components/ui/icons.tsx";
 import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatDate, formatPrice } from "../../lib/format.ts";
+import { formatDate, formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import type { LoaderArgs } from "../../lib/route-args.ts";
@@ -30,12 +30,12 @@ export async function loader({ context, request, params }: LoaderArgs) {
 
 export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
 
-const QUICK_LINKS: { path: string; key: string; icon: IconName }[] = [
+const QUICK_LINKS = [
   { path: "/subscription", key: "subscription", icon: "clock" },
   { path: "/balance", key: "balance", icon: "bolt" },
   { path: "/referral", key: "referral", icon: "globe" },
   { path: "/settings", key: "settings", icon: "shield" },
-];
+] as const satisfies readonly { path: string; key: string; icon: IconName }[];
 
 export default function Overview() {
   const { user, game, subscription: sub } = useLoaderData<typeof loader>();
@@ -61,9 +61,9 @@ export default function Overview() {
           {!sub
             ? t("subscription.block.missing")
             : sub.state === "active"
-              ? t("profile.overview.activeUntil", { date: formatDate(sub.expires_at), left: formatDuration(t, locale, sub.remaining_seconds) })
+              ? t("profile.overview.activeUntil", { date: formatDate(sub.expires_at), left: formatDuration(t, sub.remaining_seconds) })
               : sub.state === "frozen"
-                ? t("profile.overview.frozen", { left: formatDuration(t, locale, sub.remaining_seconds), date: sub.freeze_ends_at ? formatDate(sub.freeze_ends_at) : "—" })
+                ? t("profile.overview.frozen", { left: formatDuration(t, sub.remaining_seconds), date: sub.freeze_ends_at ? formatDate(sub.freeze_ends_at) : "—" })
                 : t("profile.overview.expired", { date: formatDate(sub.expires_at) })}
         </p>
         <div className="form-row">
@@ -75,7 +75,7 @@ export default function Overview() {
       <div className="grid stats-grid">
         <Card>
           <p className="muted small">{t("profile.overview.balance")}</p>
-          <p className="stat">{formatPrice(user.balance, user.currency, locale)}</p>
+          <p className="stat">{formatMoney(user.balance, user.currency, locale)}</p>
           <Link to={href(`/${slug}/profile/balance`)}>{t("profile.overview.topUp")}</Link>
         </Card>
         <Card>
@@ -86,7 +86,7 @@ export default function Overview() {
         <Card>
           <p className="muted small">{t("profile.overview.account")}</p>
           <p className="stat stat-small">{user.email}</p>
-          <p className="muted small">{t("profile.overview.since", { date: formatDate(user.created_at, false) })}</p>
+          <p className="muted small">{t("profile.overview.since", { date: formatDate(user.created_at, { time: false }) })}</p>
         </Card>
       </div>
       <nav aria-labelledby="quick-title" className="quick-links">

@@ -11,7 +11,7 @@ import { FormAlert, SubmitButton } from "../../components/forms.tsx";
 import { SubscriptionBadge, productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatDate, formatPrice, plural } from "../../lib/format.ts";
+import { formatDate, formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
@@ -29,10 +29,10 @@ function chosenProduct(context: AppLoadContext, request: Request, gameId: number
 export async function loader({ context, request, params }: LoaderArgs) {
   const { auth, game } = requireProfile(context, request, params);
   const product = chosenProduct(context, request, game.id, game.slug);
-  const { t, services, locale } = context;
+  const { t, services } = context;
   const user = services.accounts.view(auth.user);
   const subscription = (await services.subscriptions.list(auth.user.id)).find((s) => s.cheat_id === game.id) ?? null;
-  const name = productName(t, locale, game.name, product.params.days);
+  const name = productName(t, game.name, product.params.days);
   return {
     game: { slug: game.slug, name: game.name },
     product: { id: product.id, days: product.params.days, price: product.price, currency: product.currency },
@@ -84,8 +84,8 @@ export default function Payment() {
       <h1 id="payment-title">{t("payment.heading")}</h1>
       <Card className="checkout-card">
         <div className="checkout-product">
-          <h2 className="h3">{productName(t, locale, game.name, product.days)}</h2>
-          <p className="checkout-price">{formatPrice(product.price, product.currency, locale)}</p>
+          <h2 className="h3">{productName(t, game.name, product.days)}</h2>
+          <p className="checkout-price">{formatMoney(product.price, product.currency, locale)}</p>
         </div>
         <p className="muted small checkout-effect">
           {subscription && <SubscriptionBadge state={subscription.state} t={t} />}
@@ -100,24 +100,24 @@ export default function Payment() {
         <dl className="facts checkout-facts">
           <div>
             <dt>{t("payment.length")}</dt>
-            <dd>{plural(t, locale, "plural.days", product.days)}</dd>
+            <dd>{t("plural.days", { count: product.days })}</dd>
           </div>
           <div>
             <dt>{t("balance.current")}</dt>
-            <dd className={short ? "short" : undefined}>{formatPrice(balance, currency, locale)}</dd>
+            <dd className={short ? "short" : undefined}>{formatMoney(balance, currency, locale)}</dd>
           </div>
         </dl>
 
         <FormAlert result={result} />
         {(result?.insufficient || short) && (
           <p className="topup-hint">
-            {short && !result?.insufficient && <span className="muted small">{t("payment.short", { missing: formatPrice(product.price - balance, currency, locale) })} </span>}
+            {short && !result?.insufficient && <span className="muted small">{t("payment.short", { missing: formatMoney(product.price - balance, currency, locale) })} </span>}
             <Link to={href(`/${game.slug}/profile/balance`)}>{t("payment.topUp")}</Link>
           </p>
         )}
         <Form method="post" className="pay-actions">
           <SubmitButton intent="balance" variant={short ? "secondary" : "primary"}>
-            {t("payment.fromBalance", { price: formatPrice(product.price, product.currency, locale) })}
+            {t("payment.fromBalance", { price: formatMoney(product.price, product.currency, locale) })}
           </SubmitButton>
           <SubmitButton intent="paypal" variant={short ? "primary" : "secondary"}>
             {t("payment.paypal")}

@@ -5,7 +5,7 @@ import { useLoaderData, type MetaArgs } from "react-router";
 import { Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { useLangTag, useLocale, useT } from "../../lib/i18n.tsx";
-import { formatPrice } from "../../lib/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import type { LoaderArgs } from "../../lib/route-args.ts";
@@ -44,7 +44,7 @@ export default function Referral() {
         </Card>
         <Card>
           <p className="muted small">{t("referral.earned")}</p>
-          <p className="stat">{formatPrice(referral.earned, currency, locale)}</p>
+          <p className="stat">{formatMoney(referral.earned, currency, locale)}</p>
         </Card>
         <Card>
           <p className="muted small">{t("referral.percent")}</p>

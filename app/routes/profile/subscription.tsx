@@ -12,7 +12,7 @@ import { notificationForStatus, useNotifications } from "../../components/notifi
 import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatDate, formatPrice, plural } from "../../lib/format.ts";
+import { formatDate, formatMoney } from "../../../i18n/format.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
@@ -95,7 +95,7 @@ export default function Subscription() {
               <>
                 <div>
                   <dt>{t("sub.kept")}</dt>
-                  <dd>{formatDuration(t, locale, sub.remaining_seconds)}</dd>
+                  <dd>{formatDuration(t, sub.remaining_seconds)}</dd>
                 </div>
                 {sub.frozen_at && (
                   <div>
@@ -119,7 +119,7 @@ export default function Subscription() {
                 {sub.state === "active" && (
                   <div>
                     <dt>{t("sub.remaining")}</dt>
-                    <dd>{formatDuration(t, locale, sub.remaining_seconds)}</dd>
+                    <dd>{formatDuration(t, sub.remaining_seconds)}</dd>
                   </div>
                 )}
               </>
@@ -130,7 +130,7 @@ export default function Subscription() {
         )}
         <FreezeControls sub={sub} />
         <p className="muted small">
-          {t("sub.freezeRules", { max: plural(t, locale, "plural.days", freeze.maxDays), cooldown: plural(t, locale, "plural.days", freeze.cooldownDays) })}
+          {t("sub.freezeRules", { max: freeze.maxDays, cooldown: freeze.cooldownDays })}
         </p>
       </Card>
 
@@ -143,9 +143,9 @@ export default function Subscription() {
             {products.map((p) => (
               <Card as="li" key={p.id} className={`plan${p.id === best?.id && products.length > 1 ? " plan-best" : ""}`}>
                 {p.id === best?.id && products.length > 1 && <Badge>{t("game.product.best")}</Badge>}
-                <h3>{plural(t, locale, "plural.days", p.days)}</h3>
-                <p className="plan-price">{formatPrice(p.price, p.currency, locale)}</p>
-                <p className="muted small">{t("game.product.perDay", { price: formatPrice(Math.round(p.price / p.days), p.currency, locale) })}</p>
+                <h3>{t("plural.days", { count: p.days })}</h3>
+                <p className="plan-price">{formatMoney(p.price, p.currency, locale)}</p>
+                <p className="muted small">{t("game.product.perDay", { price: formatMoney(Math.round(p.price / p.days), p.currency, locale) })}</p>
                 <ButtonLink to={href(`/${game.slug}/profile/payment?product=${p.id}`)} block>
                   {t("game.product.buy")}
                 </ButtonLink>

@@ -11,7 +11,7 @@ import { FormAlert, Notice, SubmitButton, fieldError } from "../../components/fo
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatPrice, plural } from "../../lib/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
@@ -124,20 +124,20 @@ export default function GiveSubscription() {
         <div className="section-head">
           <h2 className="h3">{t("gift.give.title")}</h2>
           <p className="muted small balance-inline">
-            {t("balance.current")}: <strong>{formatPrice(balance, currency, locale)}</strong>
+            {t("balance.current")}: <strong>{formatMoney(balance, currency, locale)}</strong>
           </p>
         </div>
         {given && (
           <div className="gift-result">
             {given.code ? (
               <>
-                <Notice>{t("gift.give.codeReady", { days: plural(t, locale, "plural.days", given.days), game: given.game })}</Notice>
+                <Notice>{t("gift.give.codeReady", { days: given.days, game: given.game })}</Notice>
                 <p className="muted small">{t("gift.give.codeHint")}</p>
                 <code className="gift-code" aria-label={t("gift.code")}>{given.code}</code>
               </>
             ) : (
               <Notice>
-                {t(given.byEmail ? "gift.give.sentToEmail" : "gift.give.sent", { recipient: given.recipient ?? "", days: plural(t, locale, "plural.days", given.days), game: given.game })}
+                {t(given.byEmail ? "gift.give.sentToEmail" : "gift.give.sent", { recipient: given.recipient ?? "", days: given.days, game: given.game })}
               </Notice>
             )}
           </div>
@@ -156,7 +156,7 @@ export default function GiveSubscription() {
                 <optgroup key={g.slug} label={g.name}>
                   {g.products.map((p) => (
                     <option key={p.id} value={p.id}>
-                      {productName(t, locale, g.name, p.days)} — {formatPrice(p.price, p.currency, locale)}
+                      {productName(t, g.name, p.days)} — {formatMoney(p.price, p.currency, locale)}
                     </option>
                   ))}
                 </optgroup>
@@ -183,7 +183,7 @@ export default function GiveSubscription() {
         <p className="muted small">{t("gift.redeem.lead")}</p>
         {redeemed && (
           <Notice>
-            {t("gift.redeem.done", { days: plural(t, locale, "plural.days", redeemed.days), game: redeemed.game })}{" "}
+            {t("gift.redeem.done", { days: redeemed.days, game: redeemed.game })}{" "}
             <Link to={href(`/${redeemed.gameSlug}/profile/subscription`)}>{t("gift.redeem.open")}</Link>
           </Notice>
         )}

@@ -6,7 +6,7 @@ import { Badge, ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatPrice, plural } from "../../lib/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
 import { notFound, pageMeta } from "../../lib/meta.ts";
 
 export function loader({ context, params, request }: LoaderArgs) {
@@ -44,7 +44,7 @@ export default function Game() {
             <Icon name="gamepad" size={16} /> {game.name}
           </p>
           <h1>{t("game.title", { game: game.name })}</h1>
-          <p className="lead">{t("game.lead", { game: game.name })}</p>
+          <p className="lead">{t("game.lead")}</p>
         </div>
       </section>
       <section className="section container" aria-labelledby="plans-title">
@@ -56,10 +56,10 @@ export default function Game() {
             {products.map((p) => (
               <Card as="li" key={p.id} className={`plan${p.id === best ? " plan-best" : ""}`}>
                 {p.id === best && <Badge>{t("game.product.best")}</Badge>}
-                <h3>{plural(t, locale, "plural.days", p.params.days)}</h3>
-                <p className="plan-price">{formatPrice(p.price, p.currency, locale)}</p>
+                <h3>{t("plural.days", { count: p.params.days })}</h3>
+                <p className="plan-price">{formatMoney(p.price, p.currency, locale)}</p>
                 <p className="muted small">
-                  {t("game.product.perDay", { price: formatPrice(Math.round(p.price / p.params.days), p.currency, locale) })}
+                  {t("game.product.perDay", { price: formatMoney(Math.round(p.price / p.params.days), p.currency, locale) })}
                 </p>
                 <ButtonLink to={href(`/${game.slug}/profile/payment?product=${p.id}`)} block reloadDocument>
                   {t("game.product.buy")}
@@ -69,7 +69,7 @@ export default function Game() {
           </ul>
         )}
         <ul className="checklist">
-          {[1, 2, 3].map((n) => (
+          {([1, 2, 3] as const).map((n) => (
             <li key={n}>
               <Icon name="check" size={18} /> {t(`game.perk.${n}`)}
             </li>

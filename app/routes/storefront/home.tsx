@@ -6,7 +6,7 @@ import { ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon, type IconName } from "../../components/ui/icons.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatPrice } from "../../lib/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 
 export function loader({ context }: LoaderArgs) {
@@ -25,12 +25,12 @@ export const handle: RouteHandle = { hydrate: false };
 
 export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
 
-const FEATURES: { icon: IconName; key: string }[] = [
+const FEATURES = [
   { icon: "shield", key: "undetected" },
   { icon: "bolt", key: "updates" },
   { icon: "snowflake", key: "freeze" },
   { icon: "headset", key: "support" },
-];
+] as const satisfies readonly { icon: IconName; key: string }[];
 
 export default function Home() {
   const { games } = useLoaderData<typeof loader>();
@@ -66,7 +66,7 @@ export default function Home() {
               </div>
               <h3>{game.name}</h3>
               {game.fromPrice !== undefined && game.currency && (
-                <p className="price-from">{t("home.games.from", { price: formatPrice(game.fromPrice, game.currency, locale) })}</p>
+                <p className="price-from">{t("home.games.from", { price: formatMoney(game.fromPrice, game.currency, locale) })}</p>
               )}
               <ButtonLink to={href(`/${game.slug}`)} variant="secondary" block aria-label={t("home.games.openLabel", { game: game.name })}>
                 {t("home.games.open")}
@@ -94,7 +94,7 @@ export default function Home() {
       <section className="section container" aria-labelledby="steps-title">
         <h2 id="steps-title">{t("home.steps.title")}</h2>
         <ol className="steps">
-          {[1, 2, 3].map((n) => (
+          {([1, 2, 3] as const).map((n) => (
             <li key={n}>
               <span className="step-number">{n}</span>
               <div>

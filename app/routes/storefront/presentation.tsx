@@ -17,12 +17,12 @@ export const handle: RouteHandle = { hydrate: false };
 
 export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
 
-const SECTIONS: { icon: IconName; key: string }[] = [
+const SECTIONS = [
   { icon: "clock", key: "time" },
   { icon: "snowflake", key: "freeze" },
   { icon: "gift", key: "gifts" },
   { icon: "shield", key: "security" },
-];
+] as const satisfies readonly { icon: IconName; key: string }[];
 
 export default function Presentation() {
   const t = useT();
@@ -51,7 +51,7 @@ export default function Presentation() {
       </section>
       <section className="section container narrow" aria-labelledby="faq-title">
         <h2 id="faq-title">{t("presentation.faq.title")}</h2>
-        {[1, 2, 3].map((n) => (
+        {([1, 2, 3] as const).map((n) => (
           <details key={n} className="faq">
             <summary>{t(`presentation.faq.${n}.q`)}</summary>
             <p className="muted">{t(`presentation.faq.${n}.a`)}</p>
