@@ -164,7 +164,7 @@ describe("the gift page, by e-mail", () => {
     expect(known.status).toBe(200);
     expect(stranger.status).toBe(200);
     const [knownText, strangerText] = [textOf(await known.text()), textOf(await stranger.text())];
-    const sent = (to: string) => t("gift.give.sentToEmail", { recipient: to, days: "7 days", game: "Dota 2" });
+    const sent = (to: string) => t("gift.give.sentToEmail", { recipient: to, days: 7, game: "Dota 2" });
     expect(knownText).toContain(sent(recipient.email));
     expect(strangerText).toContain(sent(unknown));
     expect(knownText).not.toContain(`friend_${RUN}`);

@@ -41,13 +41,13 @@ describe("counts in the reader's language", () => {
     await shop.services.notifications.create(user.id, "gift_sent", { to: "bob", days: 21, game: "CS2" });
 
     expect((await notificationsIn(user.token, "en")).map((n) => n.content)).toEqual([
-      "bob received 21 days of CS2 from you.",
+      "You gave 21 days of CS2 to bob.",
       "eve gave you 1 day of Dota 2.",
       "eve gave you 2 days of Dota 2.",
       "eve gave you 5 days of Dota 2.",
     ]);
     expect((await notificationsIn(user.token, "ru")).map((n) => n.content)).toEqual([
-      "bob получает от вас 21 день подписки на CS2.",
+      "Подарок отправлен: 21 день подписки на CS2 для bob.",
       "eve дарит вам 1 день подписки на Dota 2.",
       "eve дарит вам 2 дня подписки на Dota 2.",
       "eve дарит вам 5 дней подписки на Dota 2.",
