@@ -168,6 +168,16 @@ export const PHRASES = [
     to: "no icon service at run time\n// (docs/product/api.md#other-paths).",
   },
   {
+    file: "app/lib/guards.server.ts",
+    from: "Route guards and redirects of spec \u00a72 (server side: loaders and actions).",
+    to: "Route guards and redirects, server side: loaders and actions\n// (docs/product/routes.md#guards-and-redirects).",
+  },
+  {
+    file: "app/routes/profile/balance.tsx",
+    from: "a failure carries the status that spec \u00a78 reacts to.",
+    to: "a failure carries the status the page reacts to\n * (docs/product/routes.md#failed-calls-in-the-browser).",
+  },
+  {
     file: "server/middleware/security-headers.ts",
     from: "RECAPTCHA_SCRIPT_URL (decisions\n * \u00a711): the script's folder (e.g. https://www.google.com/recaptcha/) for",
     to: "RECAPTCHA_SCRIPT_URL\n * (docs/product/accounts.md#recaptcha): the script's folder (e.g.\n * https://www.google.com/recaptcha/) for",
@@ -194,6 +204,8 @@ export const PHRASES = [
 const NUMBER = String.raw`§\s*\d+(?:\s*[–-]\s*\d+)?`;
 const CITE = String.raw`\b(?:spec|decisions)(?:[ \t]*\n[ \t]*(?:\/\/|\*|#)?)?[ \t]*${NUMBER}(?:(?:[ \t]*,[ \t]*|[ \t]+)${NUMBER})*`;
 const RUN = new RegExp(String.raw`${CITE}(?:(?:[ \t]*[,;][ \t]*|[ \t]+and[ \t]+)${CITE})*`, "gi");
+/** A run after "of" or "of the", not inside parentheses: the "of" goes, the references are bracketed. */
+const OF_RUN = new RegExp(String.raw`(?<!\([^()\n]*)\bof (?:the )?${RUN.source}`, "gi");
 const OLD = /§\s*\d/g;
 
 /** The sections a run cites, in order: [["decisions", 2], ["decisions", 3], ["spec", 7]]. */
@@ -252,14 +264,21 @@ export function rewrite(file, text, headingTitle = () => undefined) {
   let out = text;
   for (const phrase of PHRASES) if (phrase.file === file) out = out.split(phrase.from).join(phrase.to);
   const changes = [];
-  out = out.replace(RUN, (run, offset, whole) => {
-    const context = contextOf(whole, offset, offset + run.length);
-    const targets = [...new Set(citedSections(run).map(([doc, n]) => targetOf(file, doc, n, context)))];
-    const written = file.endsWith(".md") ? targets.map((t) => markdownLink(file, t, headingTitle)) : targets;
-    const replacement = written.join(", ");
-    changes.push({ line: whole.slice(0, offset).split("\n").length, from: run, to: replacement });
-    return replacement;
-  });
+  const replaceRuns = (pattern, bracket) => {
+    out = out.replace(pattern, (match, offset, whole) => {
+      const run = match.replace(/^of (the )?/i, "");
+      const context = contextOf(whole, offset, offset + match.length);
+      const targets = [...new Set(citedSections(run).map(([doc, n]) => targetOf(file, doc, n, context)))];
+      const written = (file.endsWith(".md") ? targets.map((t) => markdownLink(file, t, headingTitle)) : targets).join(", ");
+      const replacement = bracket ? `(${written})` : written;
+      changes.push({ line: whole.slice(0, offset).split("\n").length, from: match, to: replacement });
+      return replacement;
+    });
+  };
+  // "the envelope of decisions §N:" reads "the envelope (docs/product/api.md#envelope):".
+  replaceRuns(OF_RUN, true);
+  replaceRuns(RUN, false);
+  changes.sort((a, b) => a.line - b.line);
   return { text: out, changes };
 }
 
