@@ -27,7 +27,7 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
       }
     }
   }
-  // Referral rewards held for REFERRAL_HOLD_DAYS (decisions §6).
+  // Referral rewards held for REFERRAL_HOLD_DAYS (docs/product/money.md#referrals).
   const released = await referrals.releaseDue();
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - 24 * 3600_000)));
   return { unfrozen: unfrozen.length, notified: expiring.length, released };

@@ -92,7 +92,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
     }
     const response = withCsp(await handle(c.req.raw, context));
     if (info.isBot && response.status >= 400 && c.req.method === "GET" && !url.pathname.endsWith(".data")) {
-      // Crawlers get the status, not the error screen (spec §8); form answers are not error screens.
+      // Crawlers get the status, not the error screen (docs/product/routes.md#not-found-and-error-screens); form answers are not error screens.
       return new Response(null, { status: response.status, headers: { "Cache-Control": "no-store" } });
     }
     // The render must have been a guest's too: only then is it the same page for everyone.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadSettings, SettingsError } from "./settings.ts";
 
 describe("settings", () => {
-  it("has the defaults of decisions §1", () => {
+  it("has the defaults of docs/product/operations.md#settings", () => {
     const s = loadSettings({});
     expect(s).toMatchObject({
       PORT: 3000,
@@ -43,7 +43,7 @@ describe("settings", () => {
   });
 });
 
-describe("RECAPTCHA_SCRIPT_URL (decisions §11)", () => {
+describe("RECAPTCHA_SCRIPT_URL (docs/product/accounts.md#recaptcha)", () => {
   it("defaults to Google's api.js and takes a stand-in's URL", () => {
     expect(loadSettings({}).RECAPTCHA_SCRIPT_URL).toBe("https://www.google.com/recaptcha/api.js");
     expect(loadSettings({ RECAPTCHA_SCRIPT_URL: "http://127.0.0.1:4000/recaptcha/api.js" }).RECAPTCHA_SCRIPT_URL).toBe("http://127.0.0.1:4000/recaptcha/api.js");

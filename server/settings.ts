@@ -1,4 +1,4 @@
-// The one schema of every environment setting (decisions §1). Read once at boot; a bad value stops
+// The one schema of every environment setting (docs/product/operations.md#settings). Read once at boot; a bad value stops
 // the start with one line naming the setting.
 import { z } from "zod";
 
@@ -67,7 +67,7 @@ export const SettingsSchema = z
     RECAPTCHA_SITE_KEY: optionalString,
     RECAPTCHA_SECRET: optionalString,
     RECAPTCHA_VERIFY_URL: url.default("https://www.google.com/recaptcha/api/siteverify"),
-    // The widget's script (decisions §11): a test rig serves a stand-in; the page CSP allows it.
+    // The widget's script (docs/product/accounts.md#recaptcha): a test rig serves a stand-in; the page CSP allows it.
     RECAPTCHA_SCRIPT_URL: url
       .default("https://www.google.com/recaptcha/api.js")
       .refine((v) => /^https?:\/\/[^/\s;,'"]+\/[^\s;,'"?#]*$/.test(v), "must be an http(s) URL of a script, without query or fragment"),
@@ -90,7 +90,7 @@ export const SettingsSchema = z
     PAYPAL_WEBHOOK_ID: optionalString,
     PAYPAL_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(8000),
     REFERRAL_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
-    /** Days a referral reward stays pending before the job credits it (decisions §6). */
+    /** Days a referral reward stays pending before the job credits it (docs/product/money.md#referrals). */
     REFERRAL_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
     /** Support contact shown to a suspended user; default support@<PUBLIC_URL host>. */
     SUPPORT_EMAIL: z

@@ -46,7 +46,7 @@ export type AccountLimits = {
 /** Who is asking: what the HTTP edge knows about the request. */
 export type RequestMeta = { ip: string; userAgent?: string; locale: Locale };
 
-/** The user as the API shows it (decisions §4). */
+/** The user as the API shows it (docs/product/data.md#users). */
 export type UserView = {
   id: number;
   email: string;
@@ -57,7 +57,7 @@ export type UserView = {
   pending_email: string | null;
   referral_code: string;
   created_at: string;
-  /** Minor units still owed after a refund took more than the balance held (decisions §6). */
+  /** Minor units still owed after a refund took more than the balance held (docs/product/money.md#owed). */
   owed: number;
 };
 
@@ -109,7 +109,7 @@ export function createAccounts(deps: {
     };
   }
 
-  /** A suspended account gets no session (decisions §7); said only to whoever proved the password. */
+  /** A suspended account gets no session (docs/product/accounts.md#suspension); said only to whoever proved the password. */
   function refuseSuspended(user: SessionUser) {
     if (isSuspended(user)) throw new DomainError("account_suspended", "errors.account_suspended", { params: { support: supportEmail } });
   }

@@ -1,6 +1,6 @@
-// Gifts (decisions §3–4): paid from the giver's balance; with a recipient the days go straight to
+// Gifts (docs/product/money.md#gifts): paid from the giver's balance; with a recipient the days go straight to
 // their subscription and both are told; without one a code is made that anyone signed in can
-// redeem once, unless a refund of the money that paid for it voided it first (decisions §6).
+// redeem once, unless a refund of the money that paid for it voided it first (docs/product/money.md#a-top-up).
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { gifts, users } from "../../db/schema/index.ts";
@@ -46,7 +46,7 @@ export function createGifts(deps: {
       if (recipient?.id === giverId) {
         throw new DomainError("validation_failed", "errors.validation_failed", { fields: { recipient: "validation.recipient_self" } });
       }
-      // A suspended account cannot be sent gifts (decisions §7).
+      // A suspended account cannot be sent gifts (docs/product/accounts.md#suspension).
       if (recipient && isSuspended(recipient)) {
         throw new DomainError("conflict", "errors.recipient_unavailable", { fields: { recipient: "validation.recipient_unavailable" } });
       }

@@ -1,4 +1,4 @@
-// The mail module (decisions §1, §5): renders a template in the recipient's language and sends it
+// The mail module (docs/product/operations.md#mail-delivery): renders a template in the recipient's language and sends it
 // over SMTP when SMTP_URL is set, recording every mail in the mail_outbox table. Without SMTP_URL
 // a mail is only recorded (status 'logged') and written to the log, so development needs no server.
 import type { Db } from "../../db/client.ts";

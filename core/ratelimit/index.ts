@@ -1,4 +1,4 @@
-// Fixed-window counters for rate limits (decisions §2). They live in PostgreSQL, or in Redis when
+// Fixed-window counters for rate limits (docs/product/api.md#rate-limits). They live in PostgreSQL, or in Redis when
 // several app processes should share them without a database round trip.
 import { and, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";

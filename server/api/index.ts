@@ -1,4 +1,4 @@
-// The JSON API of the spec (§7) and decisions §3: parse → call the core → envelope.
+// The JSON API (docs/product/api.md): parse → call the core → envelope.
 import { Hono } from "hono";
 import type { HonoEnv } from "../context.ts";
 import { ok } from "../http/envelope.ts";
@@ -9,13 +9,13 @@ import { commerceRoutes } from "./commerce.ts";
 export function apiRoutes() {
   const api = new Hono<HonoEnv>();
 
-  // Answers depend on the session or change state: never cached (decisions §2).
+  // Answers depend on the session or change state: never cached (docs/product/api.md#caching).
   api.use("*", async (c, next) => {
     await next();
     if (isApiPath(c.req.path)) c.header("Cache-Control", "no-store");
   });
 
-  // "Other state-changing calls": 60 a minute per user, 600 per client address (decisions §2).
+  // "Other state-changing calls": 60 a minute per user, 600 per client address (docs/product/api.md#rate-limits).
   api.on(["POST", "PUT", "PATCH", "DELETE"], ["/v2/web/user/*", "/v2/web/payment/paypal/order", "/v2/web/payment/paypal/capture"], async (c, next) => {
     const { settings, limiter } = c.get("services");
     const info = c.get("info");

@@ -1,4 +1,4 @@
-// POST /v2/web/login (spec §7, decisions §2–3): by e-mail or username, one answer for every kind
+// POST /v2/web/login (docs/product/accounts.md#sign-in): by e-mail or username, one answer for every kind
 // of wrong credentials, the per-account and per-address limits on failed sign-ins and their windows.
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";

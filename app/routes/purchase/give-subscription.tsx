@@ -1,5 +1,5 @@
 // /give/subscription (purchase layout, signed-in only): give days of a game from the balance —
-// straight to a user (e-mail or username) or as a code to share — and redeem a code (decisions §4).
+// straight to a user (e-mail or username) or as a code to share — and redeem a code (docs/product/money.md#gifts).
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useActionData, useLoaderData, type MetaArgs } from "react-router";
 import { DomainError } from "../../../core/shared/errors.ts";
