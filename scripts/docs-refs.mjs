@@ -94,6 +94,7 @@ export const RULES = [
   { doc: "spec", sections: [3], near: /notification/i, to: page("routes", "failed-calls-in-the-browser") },
   { doc: "spec", sections: [3], near: /catalog|product|game/i, to: page("data", "catalogue") },
   { doc: "spec", sections: [3], near: /subscription/i, to: page("data", "subscriptions") },
+  { doc: "spec", sections: [4], near: /dd\.MM|\bdates?\b|formatDate/, to: page("routes", "dates-and-amounts") },
   { doc: "spec", sections: [4], near: /active|frozen|expired|\bstates?\b(?!-)/i, to: page("data", "subscription-states") },
   { doc: "spec", sections: [4], near: /session|token/i, to: page("accounts", "sessions") },
   { doc: "spec", sections: [4], near: /cookie|visitor/i, to: page("routes", "cookies") },

@@ -70,6 +70,8 @@ describe("npm run docs:refs -- --fix", () => {
     expect(fix("core/example.ts", `// Never cached (decisions ${S}2).`)).toBe("// Never cached (docs/product/api.md#caching).");
     expect(fix("core/example.ts", `// What the buyer owes (decisions ${S}6).`)).toBe("// What the buyer owes (docs/product/money.md#owed).");
     expect(fix("core/example.ts", `// A refund or reversal (decisions ${S}6).`)).toBe("// A refund or reversal (docs/product/money.md#refunds-and-reversals).");
+    expect(fix("core/example.ts", `// Dates as dd.MM.yyyy HH:mm (spec ${S}4).`)).toBe("// Dates as dd.MM.yyyy HH:mm (docs/product/routes.md#dates-and-amounts).");
+    expect(fix("core/example.ts", `// Frozen never reads as expired (spec ${S}4).`)).toBe("// Frozen never reads as expired (docs/product/data.md#subscription-states).");
     // The words of the line before count when the citation opens its line.
     expect(fix("core/example.ts", `// The cookie of a page view\n// (decisions ${S}5).`)).toBe("// The cookie of a page view\n// (docs/product/routes.md#cookies).");
   });
