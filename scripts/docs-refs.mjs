@@ -159,7 +159,7 @@ export const RULES = [
   { doc: "decisions", sections: [6], near: /direct purchase|not touched/i, to: page("money", "a-direct-purchase") },
   { doc: "decisions", sections: [9], near: /btcpay|split|use_balance|receipt/i, to: page("later", "more-payment-providers") },
   { doc: "decisions", sections: [10], near: /healthz|readyz|\bready\b/i, to: page("operations", "health") },
-  { doc: "decisions", sections: [10], near: /timeout|statement/i, to: page("operations", "database") },
+  { doc: "decisions", sections: [10], near: /timeout|statement|\bquer(y|ies)\b/i, to: page("operations", "database") },
   { doc: "decisions", sections: [11], near: /production|loopback/i, to: page("operations", "production-safety") },
 ];
 
