@@ -1,5 +1,5 @@
 // The document: language attributes, alternates and canonical link, the message catalogue
-// preload, and the error screens (spec §2, §8).
+// preload, and the error screens (docs/product/routes.md#not-found-and-error-screens).
 import type { LoaderArgs } from "./lib/route-args.ts";
 import {
   isRouteErrorResponse,

@@ -1,4 +1,4 @@
-// The route table (spec §2). Every page exists once per language: Russian without a prefix, the
+// The route table (docs/product/routes.md#pages). Every page exists once per language: Russian without a prefix, the
 // others under /{lang}. Route ids carry the locale ("en/home") so each copy is its own route.
 import { type RouteConfig, type RouteConfigEntry, index, layout, prefix, route } from "@react-router/dev/routes";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../i18n/locales.ts";

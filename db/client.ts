@@ -24,7 +24,7 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 
 export type DatabaseOptions = {
   /**
-   * Longest one query may take (DB_STATEMENT_TIMEOUT_MS, decisions §10). PostgreSQL cancels it then
+   * Longest one query may take (DB_STATEMENT_TIMEOUT_MS, docs/product/operations.md#database). PostgreSQL cancels it then
    * (statement_timeout); a server that is frozen cancels nothing, so the client gives up too, a
    * little later, and drops that connection: its state is unknown (it may be inside a COMMIT).
    */

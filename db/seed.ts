@@ -1,4 +1,4 @@
-// Demo catalogue (decisions §4) and, outside production, the demo user. Safe to run at every start:
+// Demo catalogue (docs/product/data.md#demo-data) and, outside production, the demo user. Safe to run at every start:
 // rows are keyed by fixed ids and nothing already there is changed.
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
@@ -14,7 +14,7 @@ const GAMES = [
 
 /** Days → price in minor units. */
 const GLOBAL_PRICES: Record<number, number> = { 1: 199, 7: 799, 30: 1999, 90: 4999 };
-/** dota2's own prices in the CIS area, to exercise the fallback rule of spec §3. */
+/** dota2's own prices in the CIS area, to exercise the fallback rule (docs/product/data.md#shopping-areas). */
 const CIS_PRICES: Record<number, number> = { 1: 149, 7: 599, 30: 1499, 90: 3799 };
 const CIS_COUNTRIES = ["RU", "BY", "KZ", "UA", "AM", "AZ", "GE", "KG", "MD", "TJ", "UZ"];
 
@@ -47,7 +47,7 @@ export async function seedCatalog(db: Db, currency: string): Promise<void> {
 }
 
 /**
- * Outside development (decisions §11) the demo user must not sign in: if a development run of this
+ * Outside development (docs/product/operations.md#production-safety) the demo user must not sign in: if a development run of this
  * database seeded it and its password is still the published one, the password is replaced by a
  * value no password matches and its sessions end. A demo address someone really uses is left alone.
  */

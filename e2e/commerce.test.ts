@@ -252,7 +252,7 @@ describe.each([
     await page.getByLabel(t["gift.give.recipient"]!).fill(recipientEmail);
     const gaveFrom = Date.now();
     await page.getByRole("button", { name: t["gift.give.submit"], exact: true }).click();
-    // By e-mail the page says "sent to that address", never whether it has an account (decisions §4).
+    // By e-mail the page says "sent to that address", never whether it has an account (docs/product/money.md#gifts).
     const sent = tr("gift.give.sentToEmail", { recipient: recipientEmail, days: 7, game: GAME.name });
     await expect.poll(() => notice(page, sent).isVisible()).toBe(true);
     const gaveTo = Date.now();

@@ -8,7 +8,7 @@ export type DateOptions = {
   /**
    * IANA time zone ("America/New_York", "UTC"): the time is shown there, followed by the zone's
    * short name as Intl writes it in `locale` ("15.03.2026 17:30 EDT", "16.03.2026 00:30 GMT+3").
-   * Without one the time is UTC with no name, as the pages show dates today; decisions §11's `tz`
+   * Without one the time is UTC with no name, as the pages show dates today; docs/product/later.md#more-pages-and-account-features's `tz`
    * cookie (issue 9) will pass the visitor's zone, or "UTC", to name it. An unknown zone is UTC.
    */
   timeZone?: string;
@@ -39,7 +39,7 @@ function zoneFormats(timeZone: string, locale: Locale): { parts: Intl.DateTimeFo
   return formats;
 }
 
-/** A date as the spec shows it (spec §4): dd.MM.yyyy HH:mm, or dd.MM.yyyy with `time: false`. */
+/** A date as the spec shows it (docs/product/routes.md#dates-and-amounts): dd.MM.yyyy HH:mm, or dd.MM.yyyy with `time: false`. */
 export function formatDate(value: Date | string, options: DateOptions = {}): string {
   const date = typeof value === "string" ? new Date(value) : value;
   const time = options.time ?? true;
@@ -65,7 +65,7 @@ function currencyFormat(locale: Locale, currency: string): Intl.NumberFormat {
 }
 
 /**
- * An amount in minor units (decisions §2: 1500 = 15.00 USD) in the language's way: "$15.00",
+ * An amount in minor units (docs/product/api.md#conventions: 1500 = 15.00 USD) in the language's way: "$15.00",
  * "15,00 $". The currency's own number of decimals (ISO 4217, as Intl knows it) places the point.
  */
 export function formatMoney(minor: number, currency: string, locale: Locale): string {

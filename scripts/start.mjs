@@ -5,7 +5,7 @@ import { ensureBuild } from "./ensure-build.mjs";
 
 register();
 const { loadSettings, SettingsError } = await import("../server/settings.ts");
-// The shop's mode is NODE_ENV as given (decisions §1); libraries always run their production
+// The shop's mode is NODE_ENV as given (docs/product/operations.md#running); libraries always run their production
 // builds, since React and React Router are several times slower in development mode.
 const env = { ...process.env, NODE_ENV: process.env.NODE_ENV || "development" };
 try {

@@ -81,7 +81,7 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
     return c.json({ status: false, code: "unavailable" }, 503);
   });
 
-  // decisions §10: ready to serve when the database and Redis (if set) answer and the jobs run.
+  // docs/product/operations.md#health: ready to serve when the database and Redis (if set) answer and the jobs run.
   // While Redis is down the shop keeps serving on PostgreSQL counters, but says so here.
   app.get("/readyz", async (c) => {
     c.header("Cache-Control", "no-store");

@@ -1,5 +1,5 @@
 // /dev/mail, outside production only: the latest mails of the outbox, for developers working
-// without an SMTP server (decisions §1). Plain HTML, no scripts.
+// without an SMTP server (docs/product/operations.md#development-conveniences). Plain HTML, no scripts.
 import { Hono } from "hono";
 import { escapeHtml } from "../core/mail/index.ts";
 import type { HonoEnv } from "./context.ts";

@@ -30,7 +30,7 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
       }
     }
   }
-  // Referral rewards held for REFERRAL_HOLD_DAYS (decisions §6).
+  // Referral rewards held for REFERRAL_HOLD_DAYS (docs/product/money.md#referrals).
   const released = await referrals.releaseDue();
   const purged = await retention.purge();
   return { unfrozen: unfrozen.length, notified: expiring.length, released, purged };
@@ -61,7 +61,7 @@ export function startJobs(services: Services): () => Promise<void> {
 }
 
 /**
- * Whether the jobs run as they should (decisions §10, /readyz): off by setting, or started and a run
+ * Whether the jobs run as they should (docs/product/operations.md#health, /readyz): off by setting, or started and a run
  * ended within three intervals (the first run comes one interval after the start).
  */
 export function jobsHealthy(services: Services, now = Date.now()): boolean {

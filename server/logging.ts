@@ -1,4 +1,4 @@
-// The process's logger: pino, with serializers that keep values out of the log (decisions §11,
+// The process's logger: pino, with serializers that keep values out of the log (docs/product/operations.md#production-safety,
 // production safety). A failed query's error carries its parameters — Drizzle's "Failed query: …
 // params: …" once logged a password hash — and PostgreSQL's `detail` quotes the failing row; URLs
 // may carry codes and tokens in their query strings. All of these are cut before a line is written.

@@ -27,7 +27,7 @@ export async function bootServices(settings: Settings, options: { clock?: Clock;
   const logger = options.logger ?? createLogger(settings.LOG_LEVEL);
   const database = await openDatabase(settings.DATABASE_URL, { statementTimeoutMs: settings.DB_STATEMENT_TIMEOUT_MS });
   await seedCatalog(database.db, settings.SHOP_CURRENCY);
-  // The demo user exists only on a run nobody else reaches (decisions §11); one seeded by an earlier
+  // The demo user exists only on a run nobody else reaches (docs/product/operations.md#production-safety); one seeded by an earlier
   // development run of the same database is retired when the shop goes public.
   if (settings.devConveniences) await seedDemoUser(database.db, settings.SHOP_CURRENCY, hashPassword);
   else await retireDemoUser(database.db, verifyPassword);

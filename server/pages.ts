@@ -72,7 +72,7 @@ export function withWriteLimit(build: ServerBuild): ServerBuild {
 
 export function pageHandler(services: Services, build: ServerBuild) {
   const { settings, catalog } = services;
-  // Development mode shows error details in pages: only where the conveniences are (decisions §11).
+  // Development mode shows error details in pages: only where the conveniences are (docs/product/operations.md#production-safety).
   const handle = createRequestHandler(withWriteLimit(build), settings.devConveniences ? "development" : "production");
   const cache = new PageCache(settings.PAGE_CACHE_ENTRIES);
   catalog.onChange(() => cache.clear());
@@ -126,7 +126,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
     const response = withCsp(await handle(c.req.raw, context));
     for (const [name, value] of context.responseHeaders) if (!response.headers.has(name)) response.headers.set(name, value);
     if (info.isBot && response.status >= 400 && c.req.method === "GET" && !url.pathname.endsWith(".data")) {
-      // Crawlers get the status, not the error screen (spec §8); form answers are not error screens.
+      // Crawlers get the status, not the error screen (docs/product/routes.md#not-found-and-error-screens); form answers are not error screens.
       return new Response(null, { status: response.status, headers: { "Cache-Control": "no-store" } });
     }
     // The render must have been a guest's too: only then is it the same page for everyone.

@@ -104,7 +104,7 @@ export function createServices(deps: {
     publicUrl: settings.PUBLIC_URL,
   });
   const suspensions = createSuspensions({ sessions, clock });
-  // The demo provider only where the conveniences are (decisions §11); settings refuse a public shop
+  // The demo provider only where the conveniences are (docs/product/operations.md#production-safety); settings refuse a public shop
   // without PayPal credentials, and this refuses the demo provider there all the same.
   if (!settings.devConveniences && !settings.PAYPAL_CLIENT_ID) throw new Error("PAYPAL_CLIENT_ID is required outside development");
   const provider =

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { loadSettings, SettingsError } from "./settings.ts";
 
-/** What a shop others can reach must have (decisions §11): real mail and a real payment provider. */
+/** What a shop others can reach must have (docs/product/operations.md#production-safety): real mail and a real payment provider. */
 const PUBLIC_NEEDS = { SMTP_URL: "smtp://mail.example:587", PAYPAL_CLIENT_ID: "id", PAYPAL_CLIENT_SECRET: "secret" };
 
 describe("settings", () => {
-  it("has the defaults of decisions §1", () => {
+  it("has the defaults of docs/product/operations.md#settings", () => {
     const s = loadSettings({});
     expect(s).toMatchObject({
       PORT: 3000,
@@ -25,7 +25,7 @@ describe("settings", () => {
     expect(loadSettings({ PUBLIC_URL: "https://shop.example/", ...PUBLIC_NEEDS })).toMatchObject({ PUBLIC_URL: "https://shop.example", secureCookies: true });
   });
 
-  describe("production safety (decisions §11)", () => {
+  describe("production safety (docs/product/operations.md#production-safety)", () => {
     it.each([
       [{}],
       [{ PUBLIC_URL: "http://127.0.0.1:3000" }],
@@ -86,7 +86,7 @@ describe("settings", () => {
   });
 });
 
-describe("RECAPTCHA_SCRIPT_URL (decisions §11)", () => {
+describe("RECAPTCHA_SCRIPT_URL (docs/product/accounts.md#recaptcha)", () => {
   it("defaults to Google's api.js and takes a stand-in's URL", () => {
     expect(loadSettings({}).RECAPTCHA_SCRIPT_URL).toBe("https://www.google.com/recaptcha/api.js");
     expect(loadSettings({ RECAPTCHA_SCRIPT_URL: "http://127.0.0.1:4000/recaptcha/api.js" }).RECAPTCHA_SCRIPT_URL).toBe("http://127.0.0.1:4000/recaptcha/api.js");

@@ -1,4 +1,4 @@
-// The one schema of every environment setting (decisions §1). Read once at boot; a bad value stops
+// The one schema of every environment setting (docs/product/operations.md#settings). Read once at boot; a bad value stops
 // the start with one line naming the setting.
 import { z } from "zod";
 
@@ -40,7 +40,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * decisions §11, production safety: the development conveniences (/dev/mail, the demo user, the
+ * docs/product/operations.md#production-safety, production safety: the development conveniences (/dev/mail, the demo user, the
  * demo payment provider, mail bodies in the log) exist only on a run nobody else can reach — both
  * PUBLIC_URL and HOST loopback — that is not production: NODE_ENV=production, or PayPal's live host.
  */
@@ -79,7 +79,7 @@ export const SettingsSchema = z
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
     /** Longest a client may take to send a whole request, headers and body (slow clients are cut off). */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(10_000),
-    /** Longest one database query may take, enforced by the server and by the client (decisions §10). */
+    /** Longest one database query may take, enforced by the server and by the client (docs/product/operations.md#database). */
     DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
     DATA_DIR: optionalString,
     SMTP_URL: z
@@ -92,7 +92,7 @@ export const SettingsSchema = z
     RECAPTCHA_SITE_KEY: optionalString,
     RECAPTCHA_SECRET: optionalString,
     RECAPTCHA_VERIFY_URL: url.default("https://www.google.com/recaptcha/api/siteverify"),
-    // The widget's script (decisions §11): a test rig serves a stand-in; the page CSP allows it.
+    // The widget's script (docs/product/accounts.md#recaptcha): a test rig serves a stand-in; the page CSP allows it.
     RECAPTCHA_SCRIPT_URL: url
       .default("https://www.google.com/recaptcha/api.js")
       .refine((v) => /^https?:\/\/[^/\s;,'"]+\/[^\s;,'"?#]*$/.test(v), "must be an http(s) URL of a script, without query or fragment"),
@@ -102,7 +102,7 @@ export const SettingsSchema = z
       .optional()
       .transform((v) => v || undefined)
       .refine((v) => v === undefined || /^rediss?:\/\//.test(v), "must be redis://host:port"),
-    /** Failed sign-ins per account and client address (decisions §2). */
+    /** Failed sign-ins per account and client address (docs/product/api.md#rate-limits). */
     RATE_LOGIN_ACCOUNT: rule("10/15m"),
     /** Failed sign-ins per account, from all addresses together. */
     RATE_LOGIN_ACCOUNT_GLOBAL: rule("100/15m"),
@@ -120,7 +120,7 @@ export const SettingsSchema = z
     PAYPAL_WEBHOOK_ID: optionalString,
     PAYPAL_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(8000),
     REFERRAL_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
-    /** Days a referral reward stays pending before the job credits it (decisions §6). */
+    /** Days a referral reward stays pending before the job credits it (docs/product/money.md#referrals). */
     REFERRAL_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
     /** Support contact shown to a suspended user; default support@<PUBLIC_URL host>. */
     SUPPORT_EMAIL: z
@@ -139,7 +139,7 @@ export const SettingsSchema = z
     if (Boolean(s.PAYPAL_CLIENT_ID) !== Boolean(s.PAYPAL_CLIENT_SECRET)) {
       ctx.addIssue({ code: "custom", path: [s.PAYPAL_CLIENT_ID ? "PAYPAL_CLIENT_SECRET" : "PAYPAL_CLIENT_ID"], message: "PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET go together" });
     }
-    // A shop others can reach runs as in production (decisions §11): mail really leaves, payments
+    // A shop others can reach runs as in production (docs/product/operations.md#production-safety): mail really leaves, payments
     // go to PayPal. Checked in this order so that the one line names what to set first.
     if (!conveniencesAllowed(s)) {
       const why = "required in production, i.e. unless NODE_ENV is not production and both PUBLIC_URL and HOST are loopback";
@@ -157,7 +157,7 @@ export const SettingsSchema = z
       SUPPORT_EMAIL: s.SUPPORT_EMAIL ?? `support@${new URL(publicUrl).hostname}`,
       DATABASE_URL: s.DATABASE_URL || `file:${s.DATA_DIR ?? "./.data/pglite"}`,
       isProduction: s.NODE_ENV === "production",
-      /** /dev/mail, the demo user, the demo provider, mail bodies in the log (decisions §11). */
+      /** /dev/mail, the demo user, the demo provider, mail bodies in the log (docs/product/operations.md#production-safety). */
       devConveniences: conveniencesAllowed(s),
       secureCookies: publicUrl.startsWith("https://"),
     };

@@ -1,4 +1,4 @@
-// The not-found screen of spec §2 and the error page for other statuses.
+// The not-found screen (docs/product/routes.md#not-found-and-error-screens) and the error page for other statuses.
 import { useT } from "../lib/i18n.tsx";
 import { useHref } from "../lib/paths.ts";
 import { Logo } from "./brand.tsx";
@@ -7,7 +7,7 @@ export function NotFoundScreen({ message }: { message?: string }) {
   const t = useT();
   const href = useHref();
   return (
-    // The error's message ("Page Not Found: {path}", spec §2) is for tools and logs, not for reading.
+    // The error's message ("Page Not Found: {path}", docs/product/routes.md#not-found-and-error-screens) is for tools and logs, not for reading.
     <main className="error-screen" data-error-message={message}>
       <Logo />
       <p className="error-code" aria-hidden="true">404</p>

@@ -1,4 +1,4 @@
-// Interface notifications (spec §3, §8): title, content, error flag and a generated unique id;
+// Interface notifications (docs/product/routes.md#failed-calls-in-the-browser): title, content, error flag and a generated unique id;
 // removable by id. API failures become notifications by their status.
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import type { Translate } from "../../i18n/translate.ts";
@@ -44,7 +44,7 @@ export function useNotifications(): Store {
   return store;
 }
 
-/** The notification of spec §8 for a failed API call's status, or null where it is only logged. */
+/** The notification (docs/product/routes.md#failed-calls-in-the-browser) for a failed API call's status, or null where it is only logged. */
 export function notificationForStatus(status: number, t: Translate): Omit<UiNotification, "id"> | null {
   if (status === 400 || status === 404 || status === 500) {
     return { title: t(`notify.${status}.title`), content: t(`notify.${status}.content`), error: true };

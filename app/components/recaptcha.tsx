@@ -1,11 +1,11 @@
-// The reCAPTCHA checkbox of the sign-in, registration and reset forms (spec §5). Google's api.js,
+// The reCAPTCHA checkbox of the sign-in, registration and reset forms (docs/product/accounts.md#recaptcha). Google's api.js,
 // loaded the usual way, renders into every `.g-recaptcha` element as soon as it arrives; when that
 // happened before React hydrated, hydration failed (React error #418), React threw the widget away
 // and the form posted no token, so nobody could sign in with reCAPTCHA on (issue 7). So the script
 // is loaded only after hydration, with render=explicit and an onload callback, and the widget is
 // rendered by grecaptcha.render into an element React does not own, inside the form (its hidden
 // `g-recaptcha-response` field posts with the form). The script's URL is RECAPTCHA_SCRIPT_URL
-// (decisions §11), allowed by the page CSP.
+// (docs/product/accounts.md#recaptcha), allowed by the page CSP.
 import { useEffect, useRef } from "react";
 import { useActionData } from "react-router";
 import { useLangTag } from "../lib/i18n.tsx";

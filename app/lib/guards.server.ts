@@ -1,4 +1,5 @@
-// Route guards and redirects of spec §2 (server side: loaders and actions).
+// Route guards and redirects, server side: loaders and actions
+// (docs/product/routes.md#guards-and-redirects).
 import { redirect, type AppLoadContext } from "react-router";
 import { localePath, type Locale } from "../../i18n/locales.ts";
 import { cookieValue } from "../../server/http/cookies.ts";
@@ -64,7 +65,7 @@ export function requireGuest(context: AppLoadContext, request: Request): void {
   if (context.auth) throw redirect(storedGameProfile(context, request));
 }
 
-/** Every /{game}/profile page: an unknown game is a 404 (decisions §5), a guest goes to sign in. */
+/** Every /{game}/profile page: an unknown game is a 404 (docs/product/routes.md#guards-and-redirects), a guest goes to sign in. */
 export function requireProfile(context: AppLoadContext, request: Request, params: { game?: string }) {
   const game = context.services.catalog.cheatBySlug(params.game ?? "");
   if (!game) notFound(request);

@@ -22,7 +22,7 @@ export function selfPath(request: Request, withSearch = true): string {
   return url.pathname.replace(/\.data$/, "") + (withSearch ? url.search : "");
 }
 
-/** Throws the 404 of spec §2 with its message "Page Not Found: {path}". */
+/** Throws the 404 (docs/product/routes.md#not-found-and-error-screens) with its message "Page Not Found: {path}". */
 export function notFound(request: Request): never {
   throw new Response(`Page Not Found: ${selfPath(request, false)}`, { status: 404 });
 }

@@ -1,4 +1,4 @@
-// The reCAPTCHA widget of a form page: shown when a site key is set (decisions §1, §11).
+// The reCAPTCHA widget of a form page: shown when a site key is set (docs/product/accounts.md#recaptcha).
 import type { AppLoadContext } from "react-router";
 import type { RecaptchaWidget } from "../components/recaptcha.tsx";
 

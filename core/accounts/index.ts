@@ -53,7 +53,7 @@ export type AccountLimits = {
 /** Who is asking: what the HTTP edge knows about the request. */
 export type RequestMeta = { ip: string; userAgent?: string; locale: Locale };
 
-/** The user as the API shows it (decisions §4). */
+/** The user as the API shows it (docs/product/data.md#users). */
 export type UserView = {
   id: number;
   email: string;
@@ -64,7 +64,7 @@ export type UserView = {
   pending_email: string | null;
   referral_code: string;
   created_at: string;
-  /** Minor units still owed after a refund took more than the balance held (decisions §6). */
+  /** Minor units still owed after a refund took more than the balance held (docs/product/money.md#owed). */
   owed: number;
 };
 
@@ -118,7 +118,7 @@ export function createAccounts(deps: {
     };
   }
 
-  /** A suspended account gets no session (decisions §7); said only to whoever proved the password. */
+  /** A suspended account gets no session (docs/product/accounts.md#suspension); said only to whoever proved the password. */
   function refuseSuspended(user: SessionUser) {
     if (isSuspended(user)) throw new DomainError("account_suspended", "errors.account_suspended", { params: { support: supportEmail } });
   }
@@ -208,7 +208,7 @@ export function createAccounts(deps: {
   }
 
   /**
-   * The counters of a secret check (decisions §2): the account from this client address, the
+   * The counters of a secret check (docs/product/api.md#rate-limits): the account from this client address, the
    * client address whatever the account, and the account from all addresses. Failures from one
    * address lock only that address out of the account: the owner signs in from another one
    * unless failures from many addresses add up to the account-wide limit. Unknown logins are
@@ -255,7 +255,7 @@ export function createAccounts(deps: {
   /**
    * Spends one try on the live reset code of the account with this address, in one statement
    * whatever the address: an unknown address, an account without a live code and a wrong code all
-   * cost the same (decisions §3: the answer must not tell whether the address is registered).
+   * cost the same (docs/product/accounts.md#password-reset: the answer must not tell whether the address is registered).
    */
   async function spendResetTry(email: string): Promise<{ id: number; userId: number; codeHash: string } | undefined> {
     const now = clock.now();

@@ -1,4 +1,4 @@
-// RFC 6238 TOTP (decisions §3): SHA-1, 6 digits, 30 s, one step of drift either way.
+// RFC 6238 TOTP (docs/product/accounts.md#two-factor-authentication): SHA-1, 6 digits, 30 s, one step of drift either way.
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 

@@ -1,4 +1,4 @@
-// The catalogue: games (cheats), shopping areas and products (spec §3). It is small and read on
+// The catalogue: games (cheats), shopping areas and products (docs/product/data.md#catalogue). It is small and read on
 // every public page, so it is held in memory and reloaded when it changes; `version` lets caches
 // of rendered pages notice the change.
 import { asc, eq } from "drizzle-orm";
@@ -9,7 +9,7 @@ export const GLOBAL_AREA = "global";
 
 export type Cheat = { id: number; slug: string; name: string };
 
-/** A product as the API shows it (decisions §4). */
+/** A product as the API shows it (docs/product/data.md#catalogue). */
 export type Product = {
   id: number;
   cheat_id: number;
@@ -92,7 +92,7 @@ export function createCatalog({ db }: { db: Db }) {
     },
     /**
      * Products of the shopping area, per cheat: the area's own for a cheat where it has any, else
-     * the global ones (spec §3).
+     * the global ones (docs/product/data.md#shopping-areas).
      */
     productsForArea(area: string): Product[] {
       const all = current().products;

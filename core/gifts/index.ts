@@ -1,6 +1,6 @@
-// Gifts (decisions §3–4): paid from the giver's balance; with a recipient the days go straight to
+// Gifts (docs/product/money.md#gifts): paid from the giver's balance; with a recipient the days go straight to
 // their subscription and both are told; without one a code is made that anyone signed in can
-// redeem once, unless a refund of the money that paid for it voided it first (decisions §6). A recipient given by e-mail never tells whether the address is registered: a
+// redeem once, unless a refund of the money that paid for it voided it first (docs/product/money.md#a-top-up). A recipient given by e-mail never tells whether the address is registered: a
 // registered one gets the days, an unknown one the code by mail, and the giver's answer is the
 // same. Usernames are public handles and must exist. The giver is named by username, never by
 // e-mail ("a NOVA user" without one).
@@ -27,7 +27,7 @@ const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 /**
  * A gift as the giver sees it. To an e-mail address: code and redeemed are null and delivered is
- * true whatever became of it (decisions §4); to a username: the code and redeemed true; as a
+ * true whatever became of it (docs/product/money.md#gifts); to a username: the code and redeemed true; as a
  * code: the code, redeemed false, delivered false.
  */
 export type GiftView = { code: string | null; cheat_id: number; days: number; recipient: string | null; redeemed: boolean | null; delivered: boolean };
@@ -81,7 +81,7 @@ export function createGifts(deps: {
         throw new DomainError("not_found", "errors.recipient_not_found", { fields: { recipient: "validation.recipient_unknown" } });
       }
       if (recipient?.id === giverId) throw selfGift();
-      // A suspended account cannot be sent gifts (decisions §7). Named by username (public), it is
+      // A suspended account cannot be sent gifts (docs/product/accounts.md#suspension). Named by username (public), it is
       // refused; named by e-mail, it is treated as an unknown address (the code goes by mail, and it
       // cannot be redeemed while the account is suspended), so the answer still tells nothing.
       if (recipient && isSuspended(recipient)) {

@@ -1,7 +1,7 @@
 // The ledger: every change of a balance is one transaction row, written in the same database
 // transaction as the change itself. The balance moves by a single guarded UPDATE, so concurrent
 // spends serialise on the user's row and can never overdraw (the CHECK constraint backs it up).
-// The same rows carry what they did to `owed` (decisions §6), so the ledger sums to the balance
+// The same rows carry what they did to `owed` (docs/product/money.md#owed), so the ledger sums to the balance
 // and to what the user owes.
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
@@ -21,7 +21,7 @@ export type Entry = {
   /** Unique: an entry with a reference already booked is refused (a payment applies once). */
   reference?: string;
   status?: "completed" | "reversed";
-  /** Added to the user's `owed` (decisions §6): positive when a refund is left uncovered. */
+  /** Added to the user's `owed` (docs/product/money.md#owed): positive when a refund is left uncovered. */
   owedChange?: number;
   /** The payment order this row belongs to. */
   orderId?: number;
@@ -110,7 +110,7 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
 
     /**
      * Credits money to the balance (a top-up, a released reward) and, when the user owes, pays that
-     * off first (decisions §6): an `adjustment` row moves min(owed, balance) out of both.
+     * off first (docs/product/money.md#owed): an `adjustment` row moves min(owed, balance) out of both.
      */
     async credit(tx: Tx, entry: Entry, now: Date): Promise<{ balance: number; owed: number; transaction: TransactionView }> {
       const credited = await post(tx, entry, now);
@@ -135,7 +135,7 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
 
     /**
      * Takes `amount` back from a user (a refund, a reversed reward): from the balance as far as it
-     * goes, the rest becomes `owed` (decisions §6). One row; the caller holds the user's row lock.
+     * goes, the rest becomes `owed` (docs/product/money.md#owed). One row; the caller holds the user's row lock.
      */
     async takeBack(tx: Tx, entry: Omit<Entry, "amount" | "owedChange"> & { amount: number }, now: Date) {
       const [user] = await tx.select({ balance: users.balance }).from(users).where(eq(users.id, entry.userId)).for("no key update");
@@ -152,7 +152,7 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
     },
 
     /**
-     * A page of the user's transactions, newest first. `skip` pages by offset (spec §7); `before`
+     * A page of the user's transactions, newest first. `skip` pages by offset (docs/product/api.md#commerce-calls); `before`
      * (an id) pages by key, which stays as fast on page 50 as on page 1. Both use the
      * (user_id, id desc) index.
      */

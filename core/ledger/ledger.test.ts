@@ -83,7 +83,7 @@ describe("post", () => {
   });
 });
 
-describe("owed (decisions §6)", () => {
+describe("owed (docs/product/money.md#owed)", () => {
   const owedOf = async (userId: number) => (await database.db.select({ owed: users.owed }).from(users).where(eq(users.id, userId)))[0]!.owed;
 
   it("takeBack takes the balance as far as it goes and books the rest as owed, in one row", async () => {

@@ -1,4 +1,4 @@
-// The mail module (decisions §1, §5): renders a template in the recipient's language and sends it
+// The mail module (docs/product/operations.md#mail-delivery): renders a template in the recipient's language and sends it
 // over SMTP when SMTP_URL is set, recording every mail in the mail_outbox table. Without SMTP_URL
 // a mail is only recorded (status 'logged') and written to the log, so development needs no server.
 import type { Db } from "../../db/client.ts";
@@ -38,7 +38,7 @@ export type MailerDeps = {
   catalogs: Pick<Catalogs, "t" | "pieces">;
   clock?: Clock;
   /**
-   * Development only (decisions §11): mail bodies stay in the outbox after sending and a mail that
+   * Development only (docs/product/operations.md#mail-delivery): mail bodies stay in the outbox after sending and a mail that
    * is only logged has its text in the log. Off, a body (a reset code, a sign-in link) leaves the
    * outbox once the attempt to send it ended, and never reaches the log. Default: off.
    */

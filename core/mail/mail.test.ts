@@ -123,7 +123,7 @@ describe("sending over SMTP", () => {
   });
 });
 
-describe("outside development (keepBodies off, decisions §11)", () => {
+describe("outside development (keepBodies off, docs/product/operations.md#production-safety)", () => {
   let smtp: TestSmtpServer;
   beforeAll(async () => {
     smtp = await startSmtpServer();

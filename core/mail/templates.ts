@@ -14,7 +14,7 @@ export type MailTemplates = {
   email_change_confirm: { link: string; newEmail: string };
   /**
    * Sent to the old address whenever a change is asked for, whatever allow_security says; link
-   * undoes the change (decisions §3, issue 7).
+   * undoes the change (docs/product/accounts.md#e-mail-change, issue 7).
    */
   email_changed_notice: { newEmail: string; link: string };
   /** Sent instead of the confirmation when the new address belongs to another account: no link. */
@@ -81,7 +81,7 @@ const NOT_YOU: Block = { kind: "p", key: "mail.common.notYou" };
 
 const profileLink = (ctx: RenderContext) => `${ctx.publicUrl}${localePath(ctx.locale, "/profile")}`;
 
-/** The giver as a gift names them: the username, or "a NOVA user" (decisions §4). */
+/** The giver as a gift names them: the username, or "a NOVA user" (docs/product/money.md#gifts). */
 const giver = (from: string | null, ctx: RenderContext) => from ?? ctx.t("gift.anonymousGiver");
 
 const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {

@@ -1,4 +1,4 @@
-// Payments by provider (decisions §3): a top-up of the balance or the direct purchase of a product.
+// Payments by provider (docs/product/money.md#paying-through-a-provider): a top-up of the balance or the direct purchase of a product.
 // A payment is applied exactly once however often the return page, the capture call and the
 // webhook arrive, in any order: the order row is claimed with a guarded UPDATE, and the ledger
 // entry carries the capture id as its unique reference. A capture whose amount, currency or order
@@ -70,7 +70,7 @@ export function createPayments(deps: {
   /**
    * The effect of a payment, booked once (inside the claim of the order). Lock order: the buyer's
    * row, then the subscription, as every other writer takes user rows before subscriptions. A
-   * top-up pays off what the buyer owes first (decisions §6); the referrer's reward is only
+   * top-up pays off what the buyer owes first (docs/product/money.md#owed); the referrer's reward is only
    * recorded here, pending (it is credited by the job after the hold).
    */
   async function book(tx: Tx, order: Order, captureId: string): Promise<TransactionView> {
@@ -154,7 +154,7 @@ export function createPayments(deps: {
   type TakeBackStep = { kind: "refund" | "reversal"; order: Order; reference: string; amount: number; refundedBefore: number; now: Date };
 
   /**
-   * A top-up of T refunded (or reversed) by R, the rules of decisions §6: min(R, balance) comes off
+   * A top-up of T refunded (or reversed) by R, the rules (docs/product/money.md#a-top-up): min(R, balance) comes off
    * the balance; the rest is covered by undoing what the balance paid for since that top-up, latest
    * first — a purchase gives back its days in proportion to the part of its price still needed
    * (never time already used), an unredeemed gift code is voided (its full price counts; what it
@@ -238,7 +238,7 @@ export function createPayments(deps: {
 
   /**
    * A direct purchase refunded by share r (cumulative over partial refunds): r × its days come off
-   * the pass, never time already used; the balance is not touched (decisions §6).
+   * the pass, never time already used; the balance is not touched (docs/product/money.md#a-direct-purchase).
    */
   async function undoPurchase(tx: Tx, { kind, order, reference, amount, refundedBefore, now }: TakeBackStep): Promise<void> {
     const product = productOf(order);
@@ -429,7 +429,7 @@ export function createPayments(deps: {
     },
 
     /**
-     * A dispute opened at the provider: the payments are flagged for operators (decisions §6); no
+     * A dispute opened at the provider: the payments are flagged for operators (docs/product/money.md#disputes); no
      * money moves until the provider decides (a reversal then arrives as its own event).
      */
     async flagDispute(captureIds: string[], disputeId: string): Promise<boolean> {
@@ -444,7 +444,7 @@ export function createPayments(deps: {
 
     /**
      * A refund or a reversal (chargeback) of a captured payment, applied once per provider event
-     * whatever the order and concurrency of deliveries (decisions §6): the order's row is locked,
+     * whatever the order and concurrency of deliveries (docs/product/money.md#refunds-and-reversals): the order's row is locked,
      * and the event's reference is booked in the same transaction. At most what is left of the
      * payment is taken. A top-up is taken back from the balance, then from what the balance paid
      * for since (latest first), and what is still uncovered becomes `owed`; a direct purchase

@@ -1,4 +1,4 @@
-// Buying a product from the balance (decisions §3): the debit, its ledger entry and the days are
+// Buying a product from the balance (docs/product/money.md#buying-from-the-balance): the debit, its ledger entry and the days are
 // one database transaction; concurrent purchases serialise on the user's balance row.
 import type { Db, Tx } from "../../db/client.ts";
 import type { Catalog } from "../catalog/index.ts";

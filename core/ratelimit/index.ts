@@ -1,4 +1,4 @@
-// Fixed-window counters for rate limits (decisions §2). They live in PostgreSQL, or in Redis when
+// Fixed-window counters for rate limits (docs/product/api.md#rate-limits). They live in PostgreSQL, or in Redis when
 // several app processes should share them without a database round trip; while Redis does not
 // answer, the PostgreSQL counters stand in (docs/decisions/0006-redis-down.md).
 import { isIP } from "node:net";
@@ -11,7 +11,7 @@ import { DomainError } from "../shared/errors.ts";
 export type Rule = { limit: number; windowSeconds: number };
 
 /**
- * What a per-address counter is keyed by (decisions §2): an IPv4 address as it is, an IPv6 address
+ * What a per-address counter is keyed by (docs/product/api.md#rate-limits): an IPv4 address as it is, an IPv6 address
  * by its /64. A subscriber is handed a whole /64, so counting single IPv6 addresses would give one
  * client 2^64 fresh counters. IPv4-mapped IPv6 (::ffff:a.b.c.d) counts as the IPv4 address;
  * anything that is no address (an in-process request's "local") is kept as it is.

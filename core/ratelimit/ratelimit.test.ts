@@ -1,4 +1,4 @@
-// Fixed-window counters (decisions §2): the PostgreSQL counter on PGlite (and on a real server, for
+// Fixed-window counters (docs/product/api.md#rate-limits): the PostgreSQL counter on PGlite (and on a real server, for
 // true concurrency) under a manual clock, the Redis counter on the local Redis, and the limiter.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Referrals (decisions §4, §6): a user's link carries their code; a user registered with a referrer
+// Referrals (docs/product/money.md#referrals): a user's link carries their code; a user registered with a referrer
 // keeps it; each completed payment of theirs earns the referrer REFERRAL_PERCENT of it. The reward
 // is held: it stays pending for REFERRAL_HOLD_DAYS and becomes a `referral_reward` ledger row only
 // when the job releases it, so a refund or chargeback inside the hold simply cancels it; after the
@@ -15,7 +15,7 @@ import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 
 const DAY_MS = 86_400_000;
-/** Sign-ups from one address this close together count as one person (decisions §6). */
+/** Sign-ups from one address this close together count as one person (docs/product/money.md#referrals). */
 const SAME_ADDRESS_WINDOW_MS = 30 * DAY_MS;
 
 export type SelfReferralSignal = "same_visitor" | "same_payer" | "same_signup_address";
@@ -140,7 +140,7 @@ export function createReferrals(deps: { db: Db; ledger: Ledger; notifications: N
     },
 
     /**
-     * A refund or reversal of the payment `paymentReference` (decisions §6): the reward follows the
+     * A refund or reversal of the payment `paymentReference` (docs/product/money.md#referrals): the reward follows the
      * share of the payment refunded so far (`refundedTotal` of `paymentAmount`). Inside the hold
      * the pending reward shrinks or is cancelled; after it the referrer gives the difference back
      * (balance, then `owed`). Call inside the refund's transaction, after the buyer's row lock; the

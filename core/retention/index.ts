@@ -15,7 +15,7 @@ const DAY_MS = 24 * HOUR_MS;
 export const RETENTION = {
   /** An expired or revoked session is kept this long (a late "session ended" answer, support). */
   sessionGraceMs: 7 * DAY_MS,
-  /** Answers of Idempotency-Keys are kept 24 h (decisions §2). */
+  /** Answers of Idempotency-Keys are kept 24 h (docs/product/api.md#idempotency). */
   idempotencyMs: DAY_MS,
   /** A mail's subject and content (a reset code, a sign-in link) are kept this long after it was made. */
   mailBodyMs: HOUR_MS,

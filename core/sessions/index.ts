@@ -1,4 +1,4 @@
-// Sessions: opaque random tokens, stored only as a hash, revocable, 14 days (spec §4). A "pre2fa"
+// Sessions: opaque random tokens, stored only as a hash, revocable, 14 days (docs/product/accounts.md#sessions). A "pre2fa"
 // session is what a password sign-in of a 2FA user gets: good for confirmTwoFa alone, 10 minutes.
 import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
@@ -42,7 +42,7 @@ export function createSessions({ db, clock }: { db: Db; clock: Clock }) {
       return { token, session: { id: row!.id, userId, kind, expiresAt } };
     },
 
-    /** The live session of a token with its user, or null (also while the user is suspended, decisions §7). */
+    /** The live session of a token with its user, or null (also while the user is suspended, docs/product/accounts.md#suspension). */
     async authenticate(token: string): Promise<{ session: AuthSession; user: SessionUser } | null> {
       if (!token || token.length > 200) return null;
       const rows = await db

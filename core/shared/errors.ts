@@ -1,4 +1,4 @@
-// The one error type of the core: a stable code (decisions §2), an HTTP-like status and the
+// The one error type of the core: a stable code (docs/product/api.md#error-codes), an HTTP-like status and the
 // message key that the edge translates. Anything else thrown is a bug and answers 500.
 import type { MessageKey, Params } from "../../i18n/translate.ts";
 

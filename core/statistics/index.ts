@@ -1,4 +1,4 @@
-// Statistics of a user (decisions §3): per cheat, and of all their transactions by month.
+// Statistics of a user (docs/product/api.md#commerce-calls): per cheat, and of all their transactions by month.
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { subscriptions, transactions } from "../../db/schema/index.ts";

@@ -1,4 +1,4 @@
-// Subscriptions: one per user and cheat (spec §3–4, decisions §4). Buying days extends a live
+// Subscriptions: one per user and cheat (docs/product/data.md#subscriptions). Buying days extends a live
 // subscription and restarts an expired one; freezing keeps the remaining time to the second;
 // unfreezing (by the user, or by itself after FREEZE_MAX_DAYS) sets expires_at = now + that time.
 // Every change locks the subscription's row, so parallel freezes or unfreezes act once.
@@ -37,7 +37,7 @@ export type SubscriptionView = {
 export type Subscriptions = ReturnType<typeof createSubscriptions>;
 
 /**
- * Whether a pass lets its owner play (decisions §4, §8): it is active and the account is not
+ * Whether a pass lets its owner play (docs/product/data.md#subscription-states): it is active and the account is not
  * suspended. (The game's own status joins this rule with the delivery work.)
  */
 export function isEntitled(subscription: Pick<SubscriptionView, "state">, account: { suspendedAt: Date | null }): boolean {
@@ -139,7 +139,7 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
     },
 
     /**
-     * Removes up to `seconds` of time (a refunded purchase, decisions §6): from `expires_at`, or
+     * Removes up to `seconds` of time (a refunded purchase, docs/product/money.md#refunds-and-reversals): from `expires_at`, or
      * from `frozen_length` when frozen, never time already used (nothing goes below "now"); inside
      * the caller's transaction. Returns the seconds actually removed.
      */

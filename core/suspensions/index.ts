@@ -1,4 +1,4 @@
-// Suspension of an account (decisions §6–7): the model and its effects. A suspended account cannot
+// Suspension of an account (docs/product/accounts.md#suspension): the model and its effects. A suspended account cannot
 // sign in (account_suspended, told only after a correct password), its sessions end at once and
 // stay refused, its passes stop entitling (isEntitled in subscriptions), and it cannot be sent
 // gifts. A reversal (chargeback) suspends the buyer here; operators suspend and lift in the back

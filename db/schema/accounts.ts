@@ -39,14 +39,14 @@ export const users = pgTable(
     allowMarketing: boolean("allow_marketing").notNull().default(true),
     allowSecurity: boolean("allow_security").notNull().default(true),
     visitorId: text("visitor_id"),
-    /** The client address the account was registered from (a self-referral signal, decisions §6). */
+    /** The client address the account was registered from (a self-referral signal, docs/product/money.md#referrals). */
     signupIp: text("signup_ip"),
     /**
      * Minor units the user still owes after a refund or reversal took more than the balance held
-     * (decisions §6); later top-ups and released rewards pay it off first.
+     * (docs/product/money.md#owed); later top-ups and released rewards pay it off first.
      */
     owed: bigint("owed", { mode: "number" }).notNull().default(0),
-    /** Set when the account is suspended (a reversal, or an operator): no sign-in, no sessions, not entitled (decisions §7). */
+    /** Set when the account is suspended (a reversal, or an operator): no sign-in, no sessions, not entitled (docs/product/accounts.md#suspension). */
     suspendedAt: timestamp("suspended_at", { withTimezone: true }),
     suspendedReason: text("suspended_reason"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -81,7 +81,7 @@ export const transactions = pgTable(
     products: jsonb("products").$type<ProductSnapshot[]>().notNull().default([]),
     /** Unique external reference (e.g. "paypal:capture:ID"), so a payment is applied once. */
     reference: text("reference").unique(),
-    /** What this row did to the user's `owed` (decisions §6): + a refund left uncovered, − paid off. */
+    /** What this row did to the user's `owed` (docs/product/money.md#owed): + a refund left uncovered, − paid off. */
     owedChange: bigint("owed_change", { mode: "number" }).notNull().default(0),
     /** The payment this row belongs to (its capture, refund or reversal). */
     orderId: integer("order_id").references((): AnyPgColumn => paymentOrders.id),
@@ -125,7 +125,7 @@ export const paymentOrders = pgTable(
     payerId: text("payer_id"),
     /** Minor units refunded or reversed so far (never more than `amount`). */
     refunded: bigint("refunded", { mode: "number" }).notNull().default(0),
-    /** A dispute was opened at the provider: flagged for operators (decisions §6). */
+    /** A dispute was opened at the provider: flagged for operators (docs/product/money.md#disputes). */
     disputedAt: timestamp("disputed_at", { withTimezone: true }),
     disputeId: text("dispute_id"),
     approveUrl: text("approve_url"),
@@ -161,7 +161,7 @@ export const gifts = pgTable(
     recipientId: integer("recipient_id").references(() => users.id, { onDelete: "set null" }),
     redeemedBy: integer("redeemed_by").references(() => users.id, { onDelete: "set null" }),
     redeemedAt: timestamp("redeemed_at", { withTimezone: true }),
-    /** An unredeemed code taken back by a refund of the money that paid for it (decisions §6). */
+    /** An unredeemed code taken back by a refund of the money that paid for it (docs/product/money.md#a-top-up). */
     voidedAt: timestamp("voided_at", { withTimezone: true }),
     transactionId: bigint("transaction_id", { mode: "number" }).references(() => transactions.id),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -177,7 +177,7 @@ export const gifts = pgTable(
 export const REFERRAL_REWARD_STATUSES = ["pending", "released", "cancelled", "refused"] as const;
 
 /**
- * Referral rewards (decisions §6): one per payment of a referred user, pending for
+ * Referral rewards (docs/product/money.md#referrals): one per payment of a referred user, pending for
  * REFERRAL_HOLD_DAYS, then released by a job as a `referral_reward` ledger row; cancelled by a refund
  * or reversal inside the hold; `refused` (with the reason) when buyer and referrer look like one
  * person. `reversed` is how much of `amount` refunds took back (from the pending reward or, once
@@ -214,7 +214,7 @@ export const referralRewards = pgTable(
   ],
 );
 
-/** First answers of money-moving POSTs by Idempotency-Key, per user, kept 24 h (decisions §2). */
+/** First answers of money-moving POSTs by Idempotency-Key, per user, kept 24 h (docs/product/api.md#idempotency). */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {

@@ -1,4 +1,4 @@
-// Accounts API (spec §7, decisions §2–3): register, sign-in with 2FA, logout, password reset,
+// Accounts API (docs/product/api.md#account-calls): register, sign-in with 2FA, logout, password reset,
 // password and e-mail change, 2FA, e-mail preferences, SSO tickets, notifications.
 import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";

@@ -1,4 +1,4 @@
-// Commerce API (spec §7, decisions §3): transactions, purchases from balance, subscriptions with
+// Commerce API (docs/product/api.md#commerce-calls): transactions, purchases from balance, subscriptions with
 // freeze, statistics, referrals, gifts, and payments by PayPal (order, capture, webhook).
 import { Hono, type Context } from "hono";
 import { z } from "zod";

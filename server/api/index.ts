@@ -1,4 +1,4 @@
-// The JSON API of the spec (§7) and decisions §3: parse → call the core → envelope.
+// The JSON API (docs/product/api.md): parse → call the core → envelope.
 import { Hono } from "hono";
 import type { HonoEnv } from "../context.ts";
 import { ok } from "../http/envelope.ts";
@@ -10,13 +10,13 @@ import { bearerToken } from "../middleware/session.ts";
 export function apiRoutes() {
   const api = new Hono<HonoEnv>();
 
-  // Answers depend on the session or change state: never cached (decisions §2).
+  // Answers depend on the session or change state: never cached (docs/product/api.md#caching).
   api.use("*", async (c, next) => {
     await next();
     if (isApiPath(c.req.path)) c.header("Cache-Control", "no-store");
   });
 
-  // The write limits ("other state-changing calls", decisions §2) are taken for every request in
+  // The write limits ("other state-changing calls", docs/product/api.md#rate-limits) are taken for every request in
   // server/middleware/write-limit.ts, pages and API alike.
 
   api.route("/", accountRoutes());
@@ -30,7 +30,7 @@ export function apiRoutes() {
       ? await Promise.all([ledger.list(auth.user.id, { limit: 10 }), subscriptions.list(auth.user.id)])
       : [[], []];
     return ok(c, {
-      // decisions §4: the Bearer token the request came with; null for the cookie alone, so that a
+      // docs/product/api.md#front-end-data: the Bearer token the request came with; null for the cookie alone, so that a
       // page script never reads the HttpOnly session.
       access_token: auth && bearerToken(c) === auth.token ? auth.token : null,
       user: auth ? { ...accounts.view(auth.user), transactions } : null,

@@ -1,4 +1,4 @@
-// The response envelope of decisions §2: every body has `status`; a failure adds `code`, a
+// The response envelope (docs/product/api.md#envelope): every body has `status`; a failure adds `code`, a
 // `message` in the request's language and, for validation_failed, `errors` per field.
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";

@@ -1,4 +1,4 @@
-// Idempotency-Key for calls that move money or time (decisions §2): the same key from the same
+// Idempotency-Key for calls that move money or time (docs/product/api.md#idempotency): the same key from the same
 // user within 24 h returns the first answer and changes nothing again; the same key with another
 // body is a 409. Parallel requests with one key wait for the first one's answer.
 //

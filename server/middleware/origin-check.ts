@@ -1,4 +1,4 @@
-// A state-changing request that rides on our cookies must come from our own origin (decisions §2),
+// A state-changing request that rides on our cookies must come from our own origin (docs/product/api.md#origin-check),
 // so no other site can post on a user's behalf. Bearer-token clients carry no ambient authority.
 import type { MiddlewareHandler } from "hono";
 import { DomainError } from "../../core/shared/errors.ts";

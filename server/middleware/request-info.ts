@@ -23,7 +23,7 @@ export function pagePath(path: string): string {
 }
 
 /**
- * The one rule for the shopping area of a request (decisions §4), used by this middleware and by
+ * The one rule for the shopping area of a request (docs/product/data.md#shopping-areas), used by this middleware and by
  * the page-cache fast path. The country header (CF-IPCountry by default) is written by the CDN or
  * proxy in front of the shop; a client reaching the shop without one could send it too and pick the
  * cheapest regional prices. So it is read only when a setting says such a proxy is there

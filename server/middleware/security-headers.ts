@@ -48,8 +48,9 @@ export function pageCsp(scriptHashes: string[], extra: { connect?: string[]; scr
 }
 
 /**
- * What the reCAPTCHA widget needs in the page CSP, derived from RECAPTCHA_SCRIPT_URL (decisions
- * §11): the script's folder (e.g. https://www.google.com/recaptcha/) for script-src and frame-src.
+ * What the reCAPTCHA widget needs in the page CSP, derived from RECAPTCHA_SCRIPT_URL
+ * (docs/product/accounts.md#recaptcha): the script's folder (e.g.
+ * https://www.google.com/recaptcha/) for script-src and frame-src.
  * Google's own script also loads its code from www.gstatic.com and frames from
  * recaptcha.google.com (Google's CSP guide); a stand-in served by a test rig needs only its folder.
  */

@@ -1,5 +1,5 @@
 // Resolves the request's session from `Authorization: Bearer …` or the `access_token` cookie
-// (decisions §2). Requests without a token cost no database query.
+// (docs/product/api.md#authentication). Requests without a token cost no database query.
 //
 // Bearer tokens sign in calls of the JSON API only; pages (documents, their `.data` fetches and
 // form posts) honour the cookie alone. Browsers never send a Bearer header with a page, so a page

@@ -1,5 +1,5 @@
 // Page views only: root language detection, the visitor cookie `t`, the `locale` cookie and the
-// referral code `?r=` (decisions §5).
+// referral code `?r=` (docs/product/routes.md#cookies).
 import { randomInt } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
@@ -58,7 +58,7 @@ export function visitor(options: { secure: boolean }): MiddlewareHandler<HonoEnv
 }
 
 /**
- * The cookies a page view sets (decisions §5): the visitor id `t` when missing, and the `locale`
+ * The cookies a page view sets (docs/product/routes.md#cookies): the visitor id `t` when missing, and the `locale`
  * cookie, since viewing a page in a language is choosing it (the next "/" is not redirected).
  */
 export function pageViewCookies(current: { t?: string; locale?: string }, locale: string, status: number, secure: boolean): string[] {

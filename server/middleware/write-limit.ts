@@ -1,4 +1,4 @@
-// "Other state-changing calls" (decisions §2): every POST, PUT, PATCH and DELETE the app serves —
+// "Other state-changing calls" (docs/product/api.md#rate-limits): every POST, PUT, PATCH and DELETE the app serves —
 // a JSON API call or a page's form action, whatever its path — counts against RATE_WRITE_USER per
 // signed-in user and RATE_WRITE_IP per client address, here and nowhere else. Runs after the
 // session middleware, so the user is known. The API answers a refusal with the 429 envelope; a

@@ -1,4 +1,4 @@
-// Two-factor sign-in (decisions §3): 2fa/enable, 2fa/confirmEnable, login → confirmTwoFa with TOTP
+// Two-factor sign-in (docs/product/accounts.md#two-factor-authentication): 2fa/enable, 2fa/confirmEnable, login → confirmTwoFa with TOTP
 // (RFC 6238, SHA-1, 6 digits, 30 s, one step of drift, each code once) or a recovery code (once),
 // wrong codes as failed sign-ins, and 2fa/disable with password and code.
 import { describe, expect, it } from "vitest";

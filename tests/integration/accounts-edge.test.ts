@@ -1,4 +1,4 @@
-// The edge of the accounts API (decisions §2): every authenticated call refuses a missing or dead
+// The edge of the accounts API (docs/product/api.md#input): every authenticated call refuses a missing or dead
 // session, malformed bodies of every kind give 400 (never a 500, never a stack trace), oversized
 // bodies give 413 and the process keeps serving, and the per-user limit on state-changing calls.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// E-mail change (decisions §3, issue 7 points 3, 9 and 13): a taken address is answered exactly
+// E-mail change (docs/product/accounts.md#e-mail-change, issue 7 points 3, 9 and 13): a taken address is answered exactly
 // like a free one and can never be taken; mails to typed addresses are limited per user; the old
 // address is always told, with a link that undoes the change, ends every session and asks for a
 // new password.

@@ -84,7 +84,7 @@ export function useAccountsShop(options: { env?: Record<string, string>; mail?: 
     await holder.stop?.();
     await holder.smtp?.stop();
     await holder.recaptcha?.stop();
-    // decisions §2: no stack trace leaves the server, whatever the request.
+    // docs/product/api.md#envelope: no stack trace leaves the server, whatever the request.
     expect(bodies.length).toBeGreaterThan(0);
     for (const text of bodies) {
       expect(text).not.toMatch(/stack/i);

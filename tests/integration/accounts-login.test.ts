@@ -1,4 +1,4 @@
-// POST /v2/web/login (spec §7, decisions §2–3): by e-mail or username, one answer for every kind
+// POST /v2/web/login (docs/product/accounts.md#sign-in): by e-mail or username, one answer for every kind
 // of wrong credentials, the limits on failed sign-ins (per account and address, per account, per
 // address; IPv6 by /64) and their windows.
 import { randomInt } from "node:crypto";

@@ -1,4 +1,4 @@
-// The signed-in calls of the accounts API (spec §7, decisions §3–4): logout, user/me,
+// The signed-in calls of the accounts API (docs/product/api.md#account-calls): logout, user/me,
 // frontend/data, changePassword, changeEmail (confirmed by a mailed link), email-preferences,
 // user/notification and sso/ticket.
 import { describe, expect, it } from "vitest";

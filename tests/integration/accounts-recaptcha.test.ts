@@ -1,4 +1,4 @@
-// reCAPTCHA on login, register and the reset request (spec §5, decisions §1): with RECAPTCHA_SECRET
+// reCAPTCHA on login, register and the reset request (docs/product/accounts.md#recaptcha): with RECAPTCHA_SECRET
 // and RECAPTCHA_VERIFY_URL set, the token is verified against a loopback siteverify server.
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";

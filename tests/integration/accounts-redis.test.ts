@@ -1,4 +1,4 @@
-// The sign-in limits with REDIS_URL set (decisions §1–2): the counters live in Redis under
+// The sign-in limits with REDIS_URL set (docs/product/api.md#rate-limits): the counters live in Redis under
 // shop:rl:*, not in the rate_limits table. The Redis server is shared and its key prefix is fixed,
 // so nothing is flushed: every test uses its own e-mails, addresses and user ids.
 import { randomInt } from "node:crypto";

@@ -1,4 +1,4 @@
-// POST /v2/web/register (decisions §3): validation of every field, unicode tricks in e-mails,
+// POST /v2/web/register (docs/product/accounts.md#registration): validation of every field, unicode tricks in e-mails,
 // normalisation and uniqueness, the referrer cookie, the visitor id and the per-address limit.
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Password reset by mailed code (spec §7, decisions §3 §5): /auth/reset, /auth/validateResetCode,
+// Password reset by mailed code (docs/product/accounts.md#password-reset): /auth/reset, /auth/validateResetCode,
 // /auth/setPasswordReset, with real mail through the loopback SMTP server.
 import { describe, expect, it } from "vitest";
 import {

@@ -1,6 +1,6 @@
 // The auth pages' forms, posted like a browser without JavaScript: redirects after sign-in stay on
 // this site, cross-site form posts are refused, guards send guests and signed-in users where
-// spec §2 says.
+// docs/product/routes.md#guards-and-redirects says.
 import { describe, expect, it } from "vitest";
 import { totpAt } from "../../core/accounts/totp.ts";
 import { manualClock } from "../../core/shared/clock.ts";

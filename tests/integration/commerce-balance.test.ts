@@ -125,7 +125,7 @@ describe("gifts", () => {
     const recipient = await register(shop, { tag: "friend" });
     const byEmail = await gift(giver, { product_id: 2, recipient: recipient.email.toUpperCase() });
     expect(byEmail.status, byEmail.text).toBe(200);
-    // By e-mail the answer names the address and no more (decisions §4): registered or not.
+    // By e-mail the answer names the address and no more (docs/product/money.md#gifts): registered or not.
     expect(byEmail.body.gift).toEqual({ code: null, cheat_id: 1, days: 7, recipient: recipient.email, redeemed: null, delivered: true });
     expect(byEmail.body.balance).toBe(4201);
     expect(byEmail.body.transaction).toMatchObject({ type: "gift", amount: -799, product_id: 2 });

@@ -184,7 +184,7 @@ describe("payments alongside spending", () => {
       ...orders.map(() => shop.call("POST", "/v2/web/user/gift", { token: referrer.token, json: { product_id: 1, recipient: buyer.email } })),
     ]);
     for (const reply of replies) expect(reply.status, reply.text).toBe(200);
-    // 12 gifts paid; the 12 rewards of 10 % of 199 (19) are held, not credited yet (decisions §6).
+    // 12 gifts paid; the 12 rewards of 10 % of 199 (19) are held, not credited yet (docs/product/money.md#referrals).
     expect(await expectConsistentLedger(shop, referrer.id)).toBe(20 * 199 - 12 * 199);
     expect((await rowsOf(shop, buyer.id)).filter((r) => r.type === "purchase")).toHaveLength(12);
     const end = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!.expires_at).getTime();

@@ -56,7 +56,7 @@ export function useCommerceShop(options: { env?: Record<string, string>; clock?:
     await holder.stop?.();
     await holder.paypal?.stop();
     await holder.smtp?.stop();
-    // decisions §2: no stack trace leaves the server.
+    // docs/product/api.md#envelope: no stack trace leaves the server.
     for (const text of bodies) {
       expect(text).not.toMatch(/\bstack\b/i);
       expect(text).not.toContain("node_modules");
@@ -147,7 +147,7 @@ export async function balanceOf(shop: CommerceShop, userId: number): Promise<num
   return row!.balance;
 }
 
-/** What the user owes after refunds took more than the balance held (decisions §6). */
+/** What the user owes after refunds took more than the balance held (docs/product/money.md#owed). */
 export async function owedOf(shop: CommerceShop, userId: number): Promise<number> {
   const [row] = await shop.services.db.select({ owed: users.owed }).from(users).where(eq(users.id, userId));
   return row!.owed;
@@ -167,7 +167,7 @@ export async function ledgerSum(shop: CommerceShop, userId: number): Promise<num
 
 /**
  * The balance equals the sum of the user's ledger amounts and never went below zero; what the user
- * owes equals the sum of the rows' owed changes (decisions §6).
+ * owes equals the sum of the rows' owed changes (docs/product/money.md#owed).
  */
 export async function expectConsistentLedger(shop: CommerceShop, userId: number): Promise<number> {
   const balance = await balanceOf(shop, userId);

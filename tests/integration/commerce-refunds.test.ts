@@ -1,4 +1,4 @@
-// Money after the fact (decisions §6, issue 7 point 4), through PayPal's events against the loopback
+// Money after the fact (docs/product/money.md#refunds-and-reversals, issue 7 point 4), through PayPal's events against the loopback
 // PayPal on a manual clock: a refunded top-up takes the balance, then what the balance paid for
 // since (days in proportion, never time already used; unredeemed codes voided; direct gifts and
 // redeemed codes counted toward `owed`), and what is left becomes `owed`, paid off by the next
@@ -87,7 +87,7 @@ async function later(ms: number, ...users: User[]) {
   for (const user of users) await signIn(shop, user);
 }
 
-describe("a refunded top-up, end to end (decisions §6)", () => {
+describe("a refunded top-up, end to end (docs/product/money.md#a-top-up)", () => {
   it("takes back the balance, the gift code and the days it paid for, reverses the referrer's reward, leaves the rest owed and lets the next top-up pay it", async () => {
     const referrer = await register(shop, { tag: "ref" });
     const buyer = await register(shop, { referrer: await referralCode(referrer) });
@@ -401,7 +401,7 @@ describe("a reversal (chargeback)", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe("conflict");
     expect(await balanceOf(shop, giver.id)).toBe(5000);
-    // By e-mail the answer tells nothing (decisions §4): the gift goes out as a code by mail, as to
+    // By e-mail the answer tells nothing (docs/product/money.md#gifts): the gift goes out as a code by mail, as to
     // an unknown address, and the suspended account gets no days.
     const before = await shop.services.subscriptions.list(buyer.id);
     const byEmail = await gift(giver, 1, buyer.email);

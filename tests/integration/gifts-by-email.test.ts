@@ -1,4 +1,4 @@
-// Gifts to an e-mail address (decisions §4, issue 7 points 3, 9 and 13): the giver's answer is the
+// Gifts to an e-mail address (docs/product/money.md#gifts, issue 7 points 3, 9 and 13): the giver's answer is the
 // same whether the address is registered (the days go straight to it) or not (the code goes to it
 // by mail, redeemable after sign-up); mails to typed addresses share one limit per user with the
 // e-mail change; the giver is named by username, or "a NOVA user", never by e-mail.

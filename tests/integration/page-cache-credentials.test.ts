@@ -53,7 +53,7 @@ describe("the page cache and credentials", () => {
     expect(again.headers.get("cache-control")).toBe("no-store");
   });
 
-  it("keeps the JSON API's Bearer sign-in (decisions §2)", async () => {
+  it("keeps the JSON API's Bearer sign-in (docs/product/api.md#authentication)", async () => {
     const me = await fetch(`${base}/v2/web/user/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(200);
     expect((await me.json()).user.email).toBe("demo@example.com");

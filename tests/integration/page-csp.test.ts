@@ -72,7 +72,7 @@ describe("the page CSP", () => {
   });
 });
 
-describe("the page CSP with reCAPTCHA on (RECAPTCHA_SCRIPT_URL, decisions §11)", () => {
+describe("the page CSP with reCAPTCHA on (RECAPTCHA_SCRIPT_URL, docs/product/accounts.md#recaptcha)", () => {
   const scriptUrl = "http://127.0.0.1:9/stand-in/recaptcha/api.js";
   let captcha: TestApp & { stop(): Promise<void> };
   let google: TestApp & { stop(): Promise<void> };

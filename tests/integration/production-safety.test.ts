@@ -1,4 +1,4 @@
-// Production safety (issue 7, point 5; decisions §11): a shop others can reach — a public PUBLIC_URL
+// Production safety (issue 7, point 5; docs/product/operations.md#production-safety): a shop others can reach — a public PUBLIC_URL
 // or a non-loopback HOST — has no /dev/mail, no demo user (one seeded by an earlier development run
 // is retired) and no demo provider, whatever NODE_ENV says; a sent mail's body leaves the outbox
 // and never reaches the log; a failing query's log line carries no parameter values.

@@ -1,6 +1,6 @@
 // Redis down (issue 7, point 7; docs/decisions/0006-redis-down.md): with REDIS_URL set and Redis
 // unreachable — from the start, or dying mid-run — sign-in and writes keep working on PostgreSQL
-// counters (the limits still hold), nothing answers 500, and /readyz (decisions §10) says Redis is
+// counters (the limits still hold), nothing answers 500, and /readyz (docs/product/operations.md#health) says Redis is
 // down while /healthz stays 200. The Redis servers here are the test's own.
 import { eq } from "drizzle-orm";
 import { Redis } from "ioredis";

@@ -1,4 +1,4 @@
-// The one-time sign-in link /auth/sso?ticket=… (decisions §3, §5; issue 7): opening it (a GET, as
+// The one-time sign-in link /auth/sso?ticket=… (docs/product/accounts.md#single-sign-on; issue 7): opening it (a GET, as
 // every mail and chat link scanner does) spends nothing and shows whose account it is; a POST from
 // that page spends the ticket once; a signed-in visitor sees both accounts and keeps their session
 // unless they confirm; a cross-site POST is refused. The ticket still lives 60 s.

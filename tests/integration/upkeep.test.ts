@@ -1,7 +1,7 @@
 // What the shop stops keeping (issue 7, point 13), run by the background jobs on a controlled
 // clock: ended sessions after a grace period, spent or expired one-time codes, ended rate-limit
 // windows and the bodies of sent mail (the outbox rows stay); and frontend/data's access_token
-// (decisions §4): the Bearer token of the request, null for a request signed in by the cookie alone.
+// (docs/product/api.md#front-end-data): the Bearer token of the request, null for a request signed in by the cookie alone.
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { mailOutbox, oneTimeCodes, rateLimits, sessions } from "../../db/schema/index.ts";
@@ -99,7 +99,7 @@ describe("purges", () => {
   });
 });
 
-describe("frontend/data access_token (decisions §4)", () => {
+describe("frontend/data access_token (docs/product/api.md#front-end-data)", () => {
   it("is the Bearer token of a Bearer request and null for a request signed in by the cookie alone", async () => {
     const user = await registerUser(shop);
     const bearer = await shop.call("GET", "/v2/web/frontend/data", { token: user.token });

@@ -1,4 +1,4 @@
-// The write limits of decisions §2 ("other state-changing calls": RATE_WRITE_USER per user,
+// The write limits (docs/product/api.md#rate-limits) ("other state-changing calls": RATE_WRITE_USER per user,
 // RATE_WRITE_IP per client address) at both doors: the JSON API and the pages' form actions
 // (settings, login, …) count against the same counters, in one middleware; a refused page form
 // shows the message on the page, with 429 and Retry-After, and its action does not run.

@@ -21,7 +21,7 @@ export type TestApp = {
 
 /**
  * The origin of the in-process shop (its PUBLIC_URL): a loopback one, as a developer's machine or a
- * test rig has, so that the development conveniences of decisions §11 are on. Tests name the
+ * test rig has, so that the development conveniences (docs/product/operations.md#production-safety) are on. Tests name the
  * origin through this constant, never by hand.
  */
 export const TEST_ORIGIN = "http://localhost";

@@ -3,7 +3,7 @@
 //   response and optionally remoteip; answer JSON { success, score?, "error-codes"? }), recording
 //   every request it got;
 // - a stand-in for Google's widget script, /recaptcha/api.js (the shop's RECAPTCHA_SCRIPT_URL,
-//   decisions §11), that behaves like Google's where the shop depends on it: without
+//   docs/product/accounts.md#recaptcha), that behaves like Google's where the shop depends on it: without
 //   render=explicit it renders into every `.g-recaptcha` element as soon as it runs (which is what
 //   broke hydration, issue 7); with render=explicit it calls the `onload` callback and renders only
 //   through grecaptcha.render(container, { sitekey, theme, callback }); getResponse and reset work

@@ -1,5 +1,5 @@
-// Icons drawn inline from a local set: no icon service at run time (spec §7 mentions one; we
-// bundle instead). Paths are 24×24, stroke-based.
+// Icons drawn inline from a local set: no icon service at run time
+// (docs/product/api.md#other-paths). Paths are 24×24, stroke-based.
 import type { SVGProps } from "react";
 
 const PATHS = {

@@ -1,5 +1,5 @@
 // /auth/register: e-mail, optional username, password. The visitor cookie `t` and the `referrer`
-// cookie travel with the registration (spec §4, decisions §4).
+// cookie travel with the registration (docs/product/accounts.md#registration).
 import { Form, Link, redirect, useActionData, useLoaderData, type MetaArgs } from "react-router";
 import { RegisterSchema, PASSWORD_MIN } from "../../../core/accounts/accounts.schema.ts";
 import { signInCookies } from "../../../server/http/cookies.ts";

@@ -3,7 +3,7 @@
 // page spends the ticket (issue 7). Mail and chat link scanners open every GET, and an attacker's
 // link must not swap a signed-in visitor's session for another account without a word: so a GET
 // spends nothing, and a signed-in visitor sees both accounts and keeps theirs unless they confirm.
-// A cross-site POST is refused by the origin check like every form post (decisions §2). An
+// A cross-site POST is refused by the origin check like every form post (docs/product/api.md#origin-check). An
 // invalid, expired or used ticket shows why, with a way to sign in.
 import { Form, Link, redirect, useActionData, useLoaderData, type MetaArgs } from "react-router";
 import { DomainError } from "../../../core/shared/errors.ts";

@@ -1,5 +1,5 @@
 // The profile layout: signed-in only; the game switcher and the sections of the game's profile.
-// Remembers the game in the `game` cookie, which /profile and sign-ins follow (decisions §5).
+// Remembers the game in the `game` cookie, which /profile and sign-ins follow (docs/product/routes.md#cookies).
 import { data, Link, NavLink, Outlet, useLoaderData, useParams } from "react-router";
 import { NotificationsProvider } from "../../components/notifications.tsx";
 import { SiteFooter, SiteHeader } from "../../components/site-chrome.tsx";

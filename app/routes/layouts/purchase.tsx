@@ -1,4 +1,4 @@
-// The purchase layout (spec §2): a focused checkout — the logo, a way back, the language switcher
+// The purchase layout (docs/product/routes.md#layouts): a focused checkout — the logo, a way back, the language switcher
 // and the page; no profile sidebar. Used by the payment page and the gift page.
 import { Link, Outlet, useParams } from "react-router";
 import { Logo } from "../../components/brand.tsx";

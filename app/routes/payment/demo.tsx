@@ -1,4 +1,4 @@
-// /payment/demo?order=ID (no layout): the approve page of the built-in demo provider (decisions §1,
+// /payment/demo?order=ID (no layout): the approve page of the built-in demo provider (docs/product/money.md#the-demo-provider,
 // never in production). Clearly marked: no real money moves. "Pay" approves the order and goes to
 // the return page as PayPal would; "Cancel" goes there with ?cancel=1. Only the order's owner sees it.
 import { Form, redirect, useActionData, useLoaderData, type AppLoadContext, type MetaArgs } from "react-router";

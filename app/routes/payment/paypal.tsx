@@ -1,4 +1,4 @@
-// /payment/paypal (no layout): the return page of the payment provider (decisions §5). PayPal
+// /payment/paypal (no layout): the return page of the payment provider (docs/product/money.md#paying-through-a-provider). PayPal
 // sends the buyer back with ?token=<order id> (and ?cancel=1 when they gave up); the loader
 // captures the order for the signed-in user — idempotent, so a reload shows the same result.
 import { Link, useLoaderData, useLocation, type MetaArgs } from "react-router";

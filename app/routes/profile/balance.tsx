@@ -1,5 +1,5 @@
 // /{game}/profile/balance: the balance (and what a refund left owed), a top-up through the payment
-// provider, and the transactions (spec §4, §5, §8) in pages of 10, newest first, keyed by id
+// provider, and the transactions (docs/product/data.md#ledger) in pages of 10, newest first, keyed by id
 // (?before=<last id>).
 // "Load more" is a GET form (a new page without JavaScript; with it, a fetcher appends the page).
 import { useEffect, useState } from "react";
@@ -31,13 +31,14 @@ import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 import type { TransactionView } from "../../../core/ledger/index.ts";
 import type { MessageKey, Translate } from "../../../i18n/translate.ts";
 
-/** Transactions per page (spec §4, §9). */
+/** Transactions per page (docs/product/data.md#ledger). */
 const PAGE_SIZE = 10;
 
 /** A transaction as the list shows it: the ledger's view with its products named. */
 type Row = Omit<TransactionView, "products" | "product_id" | "product"> & { items: string[] };
 
-/** One page of transactions; a failure carries the status that spec §8 reacts to. */
+/** One page of transactions; a failure carries the status the page reacts to
+ * (docs/product/routes.md#failed-calls-in-the-browser). */
 type TransactionPage = { ok: true; rows: Row[]; done: boolean } | { ok: false; status: number; rows: Row[] };
 
 export async function loader({ context, request, params }: LoaderArgs) {
@@ -87,7 +88,7 @@ export async function loader({ context, request, params }: LoaderArgs) {
 /**
  * In the browser, "Load more" (a fetcher, ?before=) that fails even where the loader could not
  * catch it — a dead server, a 500 — answers a failed page, which the list turns into the
- * notification of spec §8 instead of the error screen. Redirects (a session that ended) still apply.
+ * notification (docs/product/routes.md#failed-calls-in-the-browser) instead of the error screen. Redirects (a session that ended) still apply.
  */
 export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
   if (!new URL(request.url).searchParams.has("before")) return serverLoader<typeof loader>();
@@ -134,7 +135,7 @@ export default function Balance() {
           <p className="stat" data-testid="balance">{formatMoney(balance, currency, locale)}</p>
           <p className="muted small">{t("balance.lead")}</p>
           {owed > 0 && (
-            // What a refund left uncovered (decisions §6): the buyer sees it and how it is paid off.
+            // What a refund left uncovered (docs/product/money.md#owed): the buyer sees it and how it is paid off.
             <div className="balance-owed">
               <p className="muted small">{t("balance.owed.title")}</p>
               <p className="stat" data-testid="owed">{formatMoney(owed, currency, locale)}</p>
@@ -191,7 +192,7 @@ function Transactions({ page, before }: { page: TransactionPage; before: number 
   const [done, setDone] = useState(page.ok ? page.done : true);
   const [failed, setFailed] = useState(!page.ok);
 
-  // A page fetched with JavaScript is appended; a failed one becomes a notification (spec §8).
+  // A page fetched with JavaScript is appended; a failed one becomes a notification (docs/product/routes.md#failed-calls-in-the-browser).
   const fetched = fetcher.state === "idle" ? fetcher.data?.page : undefined;
   useEffect(() => {
     if (!fetched) return;

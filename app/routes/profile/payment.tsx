@@ -1,5 +1,5 @@
 // /{game}/profile/payment?product=ID (purchase layout): the checkout of one product of the game.
-// Guard of decisions §5: without a current product of this game it goes to the subscription page.
+// Guard (docs/product/routes.md#guards-and-redirects): without a current product of this game it goes to the subscription page.
 // Pays from the balance (then back to the subscription page with a notice) or by the payment
 // provider (to its approve page). Prices come from the catalogue, never from the form.
 import { data, Form, Link, redirect, useActionData, useLoaderData, type AppLoadContext, type MetaArgs } from "react-router";

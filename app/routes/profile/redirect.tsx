@@ -1,4 +1,4 @@
-// /profile: to the profile of the last game visited, else dota2 (decisions §5).
+// /profile: to the profile of the last game visited, else dota2 (docs/product/routes.md#guards-and-redirects).
 import { redirect } from "react-router";
 import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
 import type { LoaderArgs } from "../../lib/route-args.ts";

@@ -1,4 +1,4 @@
-// /{game}/profile/referral: the user's referral link (decisions §4) with a copy button where
+// /{game}/profile/referral: the user's referral link (docs/product/money.md#referrals) with a copy button where
 // JavaScript runs (the link stays selectable in a read-only field without it), and what it earned.
 import { useEffect, useRef, useState } from "react";
 import { useLoaderData, type MetaArgs } from "react-router";

@@ -1,4 +1,4 @@
-// /{game}/profile/subscription: the game's subscription (spec §4: active, frozen, expired), freeze
+// /{game}/profile/subscription: the game's subscription (docs/product/data.md#subscription-states: active, frozen, expired), freeze
 // and unfreeze (intent forms: a plain POST without JavaScript, a fetcher with it), and the game's
 // products for the visitor's shopping area with links to the payment page.
 import { useEffect } from "react";
@@ -37,7 +37,7 @@ export async function loader({ context, request, params }: LoaderArgs) {
 
 export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
 
-/** A failed freeze or unfreeze: the form's message, plus the status for the notification of spec §8. */
+/** A failed freeze or unfreeze: the form's message, plus the status for the notification (docs/product/routes.md#failed-calls-in-the-browser). */
 type FreezeFailure = FormResult & { status: number };
 
 export async function action({ context, request, params }: ActionArgs) {

@@ -1,5 +1,5 @@
 // /give/subscription (purchase layout, signed-in only): give days of a game from the balance —
-// straight to a user (e-mail or username) or as a code to share — and redeem a code (decisions §4).
+// straight to a user (e-mail or username) or as a code to share — and redeem a code (docs/product/money.md#gifts).
 // A gift by e-mail says "sent to that address" and no more: whether the address has an account
 // (days added) or not (a code by mail) is never shown.
 import { useEffect, useRef } from "react";

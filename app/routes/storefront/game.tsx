@@ -1,4 +1,4 @@
-// A game page: the game's subscriptions with prices for the visitor's shopping area (spec §3).
+// A game page: the game's subscriptions with prices for the visitor's shopping area (docs/product/data.md#shopping-areas).
 import type { LoaderArgs } from "../../lib/route-args.ts";
 import type { RouteHandle } from "../../root.tsx";
 import { useLoaderData, type MetaArgs } from "react-router";

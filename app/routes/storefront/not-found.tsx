@@ -1,4 +1,4 @@
-// Any path no other route matches: the 404 of spec §2.
+// Any path no other route matches: the 404 (docs/product/routes.md#not-found-and-error-screens).
 import type { LoaderArgs } from "../../lib/route-args.ts";
 import type { RouteHandle } from "../../root.tsx";
 
