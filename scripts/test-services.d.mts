@@ -15,3 +15,5 @@ export function ensureRedisServer(options?: { env?: Env; log?: Log; apt?: boolea
 export function ensureRedis(options: { env?: Env; log?: Log; binary: string }): Promise<Service>;
 export function postgresAnswers(url: string): Promise<boolean>;
 export function ensurePostgres(options?: { env?: Env; log?: Log }): Promise<Service>;
+export function reachableByOthers(file: string): boolean;
+export function stagePlatformPackage(name: string, binary: string): void;

