@@ -22,6 +22,7 @@ import { jsonBody } from "../http/body.ts";
 import { ok } from "../http/envelope.ts";
 import { PRE2FA_COOKIE, cookieValue } from "../http/cookies.ts";
 import { bearerToken, clearSessionCookie, requireAuth, setSessionCookie } from "../middleware/session.ts";
+import { notificationDto } from "./wire/notifications.ts";
 
 export function requestMeta(c: Context<HonoEnv>): RequestMeta {
   const info = c.get("info");
@@ -124,7 +125,8 @@ export function accountRoutes() {
   api.get("/v2/web/user/notification", async (c) => {
     const auth = requireAuth(c);
     const info = c.get("info");
-    return ok(c, { notifications: await c.get("services").notifications.list(auth.user.id, info.t) });
+    const list = await c.get("services").notifications.list(auth.user.id, info.t);
+    return ok(c, { notifications: list.map(notificationDto) });
   });
 
   return api;
