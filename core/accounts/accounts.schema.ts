@@ -1,5 +1,7 @@
 // Input schemas of the accounts module, shared by the JSON API and the page forms. Messages are
-// i18n keys ("validation.*"), translated at the edge.
+// i18n keys ("validation.*"), translated at the edge. Its output, the `…Input` type, is what the
+// use case takes. This file is safe for pages to import (no database, no Node): the one way into
+// the module besides index.ts.
 import { z } from "zod";
 
 /**
@@ -77,4 +79,24 @@ export const EmailPreferencesSchema = z.object({
   allow_marketing: z.boolean({ message: "validation.boolean" }),
   allow_security: z.boolean({ message: "validation.boolean" }),
 });
-export const SsoTicketSchema = z.object({ ticket: z.string().min(10).max(200) });
+
+/**
+ * The token of a mailed link (e-mail confirmation, undo) or of an SSO ticket, as it appears in a
+ * URL: base64url (randomToken() makes 43 characters). Anything else is no token of ours and is
+ * answered like an unknown one without a database lookup.
+ */
+export const LinkTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{20,200}$/, "validation.invalid");
+export const SsoTicketSchema = z.object({ ticket: LinkTokenSchema });
+
+/** Whether a value is shaped like a link token (see LinkTokenSchema). */
+export const isLinkToken = (value: unknown): value is string => LinkTokenSchema.safeParse(value).success;
+
+export type RegisterInput = z.output<typeof RegisterSchema>;
+export type LoginInput = z.output<typeof LoginSchema>;
+export type ResetRequestInput = z.output<typeof ResetRequestSchema>;
+export type ValidateResetCodeInput = z.output<typeof ValidateResetCodeSchema>;
+export type SetPasswordResetInput = z.output<typeof SetPasswordResetSchema>;
+export type ChangePasswordInput = z.output<typeof ChangePasswordSchema>;
+export type ChangeEmailInput = z.output<typeof ChangeEmailSchema>;
+export type DisableTwoFaInput = z.output<typeof DisableTwoFaSchema>;
+export type EmailPreferencesInput = z.output<typeof EmailPreferencesSchema>;

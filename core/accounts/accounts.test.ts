@@ -7,10 +7,13 @@ import {
   ConfirmTwoFaSchema,
   EmailPreferencesSchema,
   EmailSchema,
+  LinkTokenSchema,
   LoginSchema,
   NewPasswordSchema,
   RegisterSchema,
+  isLinkToken,
 } from "./accounts.schema.ts";
+import { randomToken } from "../shared/tokens.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { matchTotp, newTotpSecret, otpauthUrl, qrDataUrl, totpAt } from "./totp.ts";
@@ -93,6 +96,12 @@ describe("other schemas", () => {
     expect(EmailPreferencesSchema.safeParse({ allow_marketing: true, allow_security: false }).success).toBe(true);
     expect(EmailPreferencesSchema.safeParse({ allow_marketing: "true", allow_security: false }).success).toBe(false);
     expect(EmailPreferencesSchema.safeParse({ allow_marketing: 1, allow_security: 0 }).success).toBe(false);
+  });
+
+  it("link tokens: what randomToken() makes, nothing else", () => {
+    expect(isLinkToken(randomToken())).toBe(true);
+    expect(LinkTokenSchema.safeParse("A".repeat(200)).success).toBe(true);
+    for (const bad of ["", "short-token", "A".repeat(201), `${"a".repeat(30)}/x`, `${"a".repeat(30)}=`, 42, undefined]) expect(isLinkToken(bad), String(bad)).toBe(false);
   });
 });
 

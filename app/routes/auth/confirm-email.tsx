@@ -1,5 +1,6 @@
 // /auth/confirm-email?token=…: the link mailed to a new address; opening it makes the change.
 import { Link, useLoaderData, type MetaArgs } from "react-router";
+import { isLinkToken } from "../../../core/accounts/accounts.schema.ts";
 import { DomainError } from "../../../core/shared/errors.ts";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
@@ -10,7 +11,7 @@ export async function loader({ context, request }: LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const { t, services } = context;
   let email: string | null = null;
-  if (/^[A-Za-z0-9_-]{20,200}$/.test(token)) {
+  if (isLinkToken(token)) {
     try {
       email = (await services.accounts.confirmEmailChange(token)).user.email;
     } catch (error) {

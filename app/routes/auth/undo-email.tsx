@@ -2,6 +2,7 @@
 // Opening it only shows what it will do: mail scanners open links, so the undo itself is a POST
 // from this page. It brings the old address back, ends every session and sends a reset code.
 import { Form, Link, useActionData, useLoaderData, type MetaArgs } from "react-router";
+import { isLinkToken } from "../../../core/accounts/accounts.schema.ts";
 import { DomainError } from "../../../core/shared/errors.ts";
 import { localePath } from "../../../i18n/locales.ts";
 import { FormAlert, Notice, SubmitButton } from "../../components/forms.tsx";
@@ -11,12 +12,10 @@ import { pageMeta } from "../../lib/meta.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 
-const TOKEN = /^[A-Za-z0-9_-]{20,200}$/;
-
 export async function loader({ context, request }: LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const { t, services } = context;
-  const email = TOKEN.test(token) ? ((await services.accounts.emailUndoTarget(token)) ?? null) : null;
+  const email = isLinkToken(token) ? ((await services.accounts.emailUndoTarget(token)) ?? null) : null;
   return { token: email ? token : "", email, meta: { title: t("auth.undoEmail.title"), description: t("auth.undoEmail.title") } };
 }
 
@@ -29,7 +28,7 @@ export async function action({ context, request }: ActionArgs) {
   const { services, locale } = context;
   const token = fields.token ?? "";
   try {
-    if (!TOKEN.test(token)) throw new DomainError("invalid_code", "auth.undoEmail.invalid");
+    if (!isLinkToken(token)) throw new DomainError("invalid_code", "auth.undoEmail.invalid");
     const email = await services.accounts.emailUndoTarget(token);
     try {
       const undone = await services.accounts.undoEmailChange(token);
