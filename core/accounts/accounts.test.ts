@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { Secret, TOTP } from "otpauth";
 import {
+  ChangePasswordSchema,
   ConfirmEnableSchema,
   ConfirmTwoFaSchema,
   EmailPreferencesSchema,
@@ -96,6 +97,13 @@ describe("other schemas", () => {
     expect(EmailPreferencesSchema.safeParse({ allow_marketing: true, allow_security: false }).success).toBe(true);
     expect(EmailPreferencesSchema.safeParse({ allow_marketing: "true", allow_security: false }).success).toBe(false);
     expect(EmailPreferencesSchema.safeParse({ allow_marketing: 1, allow_security: 0 }).success).toBe(false);
+  });
+
+  it("read the fields as the API names them and give the use case its domain input", () => {
+    expect(EmailPreferencesSchema.parse({ allow_marketing: true, allow_security: false })).toEqual({ allowMarketing: true, allowSecurity: false });
+    expect(ChangePasswordSchema.parse({ old_password: "old", new_password: "Quartz-Lantern-42" })).toEqual({ oldPassword: "old", newPassword: "Quartz-Lantern-42" });
+    // A refusal still names the field that was sent.
+    expect(ChangePasswordSchema.safeParse({ old_password: "old", new_password: "short" }).error?.issues[0]?.path).toEqual(["new_password"]);
   });
 
   it("link tokens: what randomToken() makes, nothing else", () => {
