@@ -86,7 +86,7 @@ export function createEmailChange(deps: AccountsDeps) {
 
     /**
      * Opens the link mailed to the new address: the change takes effect, the old address is told.
-     * `invalid_code` for a wrong, expired, used or taken-address link; `email_taken` when the
+     * `invalid_link` for a wrong, expired, used or taken-address link; `email_taken` when the
      * address was taken since (the link then stays usable).
      */
     async confirmEmailChange(token: string): Promise<{ user: User }> {
@@ -103,7 +103,7 @@ export function createEmailChange(deps: AccountsDeps) {
             .where(and(eq(oneTimeCodes.purpose, "email_change"), eq(oneTimeCodes.codeHash, sha256(token)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
             .returning();
           const pending = code?.payload?.email;
-          if (!code || typeof pending !== "string" || code.payload?.taken) throw new DomainError("invalid_code", "errors.invalid_link");
+          if (!code || typeof pending !== "string" || code.payload?.taken) throw new DomainError("invalid_link");
           email = pending;
           [before] = await tx.select().from(users).where(eq(users.id, code.userId));
           const [updated] = await tx.update(users).set({ email, pendingEmail: null, updatedAt: now }).where(eq(users.id, code.userId)).returning();
@@ -128,7 +128,7 @@ export function createEmailChange(deps: AccountsDeps) {
      * the account's again, every session ends, the password stops working and a reset code goes
      * to the old address (whoever asked for the change may know the password). Later undo links
      * die too, so an intruder who changed the address twice cannot undo the owner's undo; earlier
-     * ones stay, so the owner's link always works within its lifetime. `invalid_code` for a
+     * ones stay, so the owner's link always works within its lifetime. `invalid_link` for a
      * wrong, expired or used link; `email_taken` when another account holds the old address now.
      */
     async undoEmailChange(token: string): Promise<{ email: string }> {
@@ -143,7 +143,7 @@ export function createEmailChange(deps: AccountsDeps) {
             .where(and(eq(oneTimeCodes.purpose, EMAIL_UNDO_PURPOSE), eq(oneTimeCodes.codeHash, sha256(token)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
             .returning();
           const email = code?.payload?.email;
-          if (!code || typeof email !== "string") throw new DomainError("invalid_code", "errors.invalid_link");
+          if (!code || typeof email !== "string") throw new DomainError("invalid_link");
           await tx
             .update(oneTimeCodes)
             .set({ usedAt: now })

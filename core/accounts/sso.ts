@@ -29,7 +29,7 @@ export function createSso(deps: AccountsDeps) {
     /**
      * Whose account a live ticket signs in to, without spending it: the sign-in page shows it and
      * asks before a POST spends the ticket (issue 7), so a link opened by a scanner or sent by an
-     * attacker replaces nobody's session unasked. `invalid_code` when the ticket is not live.
+     * attacker replaces nobody's session unasked. `invalid_link` when the ticket is not live.
      */
     async ssoTicketAccount(ticket: string): Promise<SsoAccount> {
       const [account] = await db
@@ -37,11 +37,11 @@ export function createSso(deps: AccountsDeps) {
         .from(oneTimeCodes)
         .innerJoin(users, eq(users.id, oneTimeCodes.userId))
         .where(and(eq(oneTimeCodes.purpose, "sso_ticket"), eq(oneTimeCodes.codeHash, sha256(ticket)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, clock.now())));
-      if (!account) throw new DomainError("invalid_code", "errors.invalid_link");
+      if (!account) throw new DomainError("invalid_link");
       return account;
     },
 
-    /** Spends a live ticket for a new session; `invalid_code` when it is not live, `account_suspended` for a suspended account. */
+    /** Spends a live ticket for a new session; `invalid_link` when it is not live, `account_suspended` for a suspended account. */
     async consumeSsoTicket(ticket: string, meta: RequestMeta): Promise<{ token: string; user: User }> {
       const now = clock.now();
       const [code] = await db
@@ -49,7 +49,7 @@ export function createSso(deps: AccountsDeps) {
         .set({ usedAt: now })
         .where(and(eq(oneTimeCodes.purpose, "sso_ticket"), eq(oneTimeCodes.codeHash, sha256(ticket)), isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, now)))
         .returning();
-      if (!code) throw new DomainError("invalid_code", "errors.invalid_link");
+      if (!code) throw new DomainError("invalid_link");
       const user = await getUser(db, code.userId);
       refuseSuspended(user, supportEmail);
       const { token } = await sessions.create(code.userId, "full", meta);

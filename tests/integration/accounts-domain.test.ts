@@ -1,6 +1,7 @@
 // The accounts side of the core speaks domain (issue 8, point 3): its use cases answer in camelCase
 // types with Dates and no secret (core/accounts/accounts.model.ts, core/notifications,
-// core/referrals), and the API writes exactly those in the wire format (server/api/wire/).
+// core/referrals), and the API writes exactly those in the wire format (server/api/wire/). A dead
+// link or SSO ticket is `invalid_link`, the code the pages branch on.
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
@@ -106,5 +107,17 @@ describe("notifications and the referral summary", () => {
     expect(Object.keys(summary).sort()).toEqual(["code", "earned", "invited", "link", "percent"]);
     const reply = await shop.call("GET", "/v2/web/user/referral", { token: registered.token });
     expect(reply.body.referral).toEqual(referralSummaryDto(summary));
+  });
+});
+
+describe("invalid_link", () => {
+  it("is what a dead e-mail link or SSO ticket gets, with status 400 and its own message", async () => {
+    const { accounts } = shop.services;
+    const dead = "d".repeat(43);
+    const expected = { code: "invalid_link", status: 400, messageKey: "errors.invalid_link" };
+    await expect(accounts.confirmEmailChange(dead)).rejects.toMatchObject(expected);
+    await expect(accounts.undoEmailChange(dead)).rejects.toMatchObject(expected);
+    await expect(accounts.ssoTicketAccount(dead)).rejects.toMatchObject(expected);
+    await expect(accounts.consumeSsoTicket(dead, meta())).rejects.toMatchObject(expected);
   });
 });

@@ -1,7 +1,7 @@
 // /auth/confirm-email?token=…: the link mailed to a new address; opening it makes the change.
 import { Link, useLoaderData, type MetaArgs } from "react-router";
 import { isLinkToken } from "../../../core/accounts/accounts.schema.ts";
-import { DomainError } from "../../../core/shared/errors.ts";
+import { isDomainError } from "../../../core/shared/errors.ts";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta } from "../../lib/meta.ts";
@@ -15,7 +15,8 @@ export async function loader({ context, request }: LoaderArgs) {
     try {
       email = (await services.accounts.confirmEmailChange(token)).user.email;
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      // A dead link, or an address taken since: the page says the link did not work.
+      if (!isDomainError(error, "invalid_link", "email_taken")) throw error;
     }
   }
   return { email, meta: { title: t("auth.confirmEmail.title"), description: t("auth.confirmEmail.title") } };

@@ -7,7 +7,7 @@
 // invalid, expired or used ticket shows why, with a way to sign in.
 import { Form, Link, redirect, useActionData, useLoaderData, type MetaArgs } from "react-router";
 import { isLinkToken } from "../../../core/accounts/accounts.schema.ts";
-import { DomainError } from "../../../core/shared/errors.ts";
+import { DomainError, isDomainError } from "../../../core/shared/errors.ts";
 import { signInCookies } from "../../../server/http/cookies.ts";
 import { SubmitButton } from "../../components/forms.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
@@ -31,7 +31,7 @@ export async function loader({ context, request }: LoaderArgs) {
     try {
       account = await services.accounts.ssoTicketAccount(ticket);
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      if (!isDomainError(error, "invalid_link")) throw error;
     }
   }
   if (!account) return { state: "invalid" as const, meta };
@@ -56,7 +56,7 @@ export async function action({ context, request }: ActionArgs) {
   const { services, auth } = context;
   try {
     const ticket = fields.ticket ?? "";
-    if (!isLinkToken(ticket)) throw new DomainError("invalid_code", "errors.invalid_link");
+    if (!isLinkToken(ticket)) throw new DomainError("invalid_link");
     const { token } = await services.accounts.consumeSsoTicket(ticket, requestMeta(context, request));
     // The visitor chose to switch accounts: the session they leave ends rather than lingers.
     if (auth) await services.accounts.logout(auth.session.id);
