@@ -18,19 +18,6 @@ const DAY_MS = 86_400_000;
 /** Sign-ups from one address this close together count as one person (docs/product/money.md#referrals). */
 const SAME_ADDRESS_WINDOW_MS = 30 * DAY_MS;
 
-/** What a user's referral link brought (docs/product/money.md#referrals). */
-export type ReferralSummary = {
-  code: string;
-  /** The link to share: the home page with ?r=code. */
-  link: string;
-  /** Users registered with this referrer. */
-  invited: number;
-  /** Minor units of released rewards the user keeps (less what refunds reversed). */
-  earned: number;
-  /** REFERRAL_PERCENT: the share of an invited user's payments. */
-  percent: number;
-};
-
 export type SelfReferralSignal = "same_visitor" | "same_payer" | "same_signup_address";
 
 export type Referrals = ReturnType<typeof createReferrals>;
@@ -71,7 +58,7 @@ export function createReferrals(deps: { db: Db; ledger: Ledger; notifications: N
   return {
     percent,
 
-    async summary(userId: number): Promise<ReferralSummary> {
+    async summary(userId: number) {
       const [user] = await db.select({ code: users.referralCode }).from(users).where(eq(users.id, userId));
       if (!user) throw new DomainError("not_found");
       const [invited] = await db.select({ n: count() }).from(users).where(eq(users.referrerId, userId));

@@ -9,7 +9,6 @@ import { ok } from "../http/envelope.ts";
 import { requireAuth } from "../middleware/session.ts";
 import { idempotencyRecorder, idempotent } from "../middleware/idempotency.ts";
 import { DomainError } from "../../core/shared/errors.ts";
-import { referralSummaryDto } from "./wire/referrals.ts";
 
 const id = z.number({ message: "validation.required" }).int("validation.invalid").positive("validation.invalid").max(MAX_ID, "validation.invalid");
 const CheatSchema = z.object({ cheat_id: id });
@@ -66,7 +65,7 @@ export function commerceRoutes() {
 
   api.get("/v2/web/user/statistics/transactions", async (c) => ok(c, { statistics: await services(c).statistics.transactions(requireAuth(c).user.id) }));
 
-  api.get("/v2/web/user/referral", async (c) => ok(c, { referral: referralSummaryDto(await services(c).referrals.summary(requireAuth(c).user.id)) }));
+  api.get("/v2/web/user/referral", async (c) => ok(c, { referral: await services(c).referrals.summary(requireAuth(c).user.id) }));
 
   api.post("/v2/web/user/gift", idempotent(), async (c) => {
     const auth = requireAuth(c);
