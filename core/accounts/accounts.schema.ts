@@ -1,5 +1,8 @@
 // Input schemas of the accounts module, shared by the JSON API and the page forms. Messages are
-// i18n keys ("validation.*"), translated at the edge.
+// i18n keys ("validation.*"), translated at the edge. A schema reads the fields as the API and
+// the forms name them (snake_case where docs/product/api.md#account-calls does); its output, the
+// `…Input` type, is what the use case takes. This file is safe for pages to import (no database,
+// no Node): the one way into the module besides index.ts.
 import { z } from "zod";
 
 /**
@@ -69,12 +72,36 @@ export const ConfirmTwoFaSchema = z.object({ code: TWO_FA_CODE });
 export const ResetRequestSchema = z.object({ email: EmailSchema, recaptchaToken: optionalText(4000) });
 export const ValidateResetCodeSchema = z.object({ email: EmailSchema, resetCode: CODE });
 export const SetPasswordResetSchema = z.object({ email: EmailSchema, resetCode: CODE, password: NewPasswordSchema });
-export const ChangePasswordSchema = z.object({ old_password: PasswordSchema, new_password: NewPasswordSchema });
+export const ChangePasswordSchema = z
+  .object({ old_password: PasswordSchema, new_password: NewPasswordSchema })
+  .transform(({ old_password, new_password }) => ({ oldPassword: old_password, newPassword: new_password }));
 export const ChangeEmailSchema = z.object({ email: EmailSchema });
 export const ConfirmEnableSchema = z.object({ code: CODE });
 export const DisableTwoFaSchema = z.object({ password: PasswordSchema, code: TWO_FA_CODE });
-export const EmailPreferencesSchema = z.object({
-  allow_marketing: z.boolean({ message: "validation.boolean" }),
-  allow_security: z.boolean({ message: "validation.boolean" }),
-});
-export const SsoTicketSchema = z.object({ ticket: z.string().min(10).max(200) });
+export const EmailPreferencesSchema = z
+  .object({
+    allow_marketing: z.boolean({ message: "validation.boolean" }),
+    allow_security: z.boolean({ message: "validation.boolean" }),
+  })
+  .transform(({ allow_marketing, allow_security }) => ({ allowMarketing: allow_marketing, allowSecurity: allow_security }));
+
+/**
+ * The token of a mailed link (e-mail confirmation, undo) or of an SSO ticket, as it appears in a
+ * URL: base64url (randomToken() makes 43 characters). Anything else is no token of ours and is
+ * answered like an unknown one without a database lookup.
+ */
+export const LinkTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{20,200}$/, "validation.invalid");
+export const SsoTicketSchema = z.object({ ticket: LinkTokenSchema });
+
+/** Whether a value is shaped like a link token (see LinkTokenSchema). */
+export const isLinkToken = (value: unknown): value is string => LinkTokenSchema.safeParse(value).success;
+
+export type RegisterInput = z.output<typeof RegisterSchema>;
+export type LoginInput = z.output<typeof LoginSchema>;
+export type ResetRequestInput = z.output<typeof ResetRequestSchema>;
+export type ValidateResetCodeInput = z.output<typeof ValidateResetCodeSchema>;
+export type SetPasswordResetInput = z.output<typeof SetPasswordResetSchema>;
+export type ChangePasswordInput = z.output<typeof ChangePasswordSchema>;
+export type ChangeEmailInput = z.output<typeof ChangeEmailSchema>;
+export type DisableTwoFaInput = z.output<typeof DisableTwoFaSchema>;
+export type EmailPreferencesInput = z.output<typeof EmailPreferencesSchema>;

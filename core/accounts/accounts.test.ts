@@ -3,14 +3,18 @@
 import { describe, expect, it } from "vitest";
 import { Secret, TOTP } from "otpauth";
 import {
+  ChangePasswordSchema,
   ConfirmEnableSchema,
   ConfirmTwoFaSchema,
   EmailPreferencesSchema,
   EmailSchema,
+  LinkTokenSchema,
   LoginSchema,
   NewPasswordSchema,
   RegisterSchema,
+  isLinkToken,
 } from "./accounts.schema.ts";
+import { randomToken } from "../shared/tokens.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { matchTotp, newTotpSecret, otpauthUrl, qrDataUrl, totpAt } from "./totp.ts";
@@ -93,6 +97,19 @@ describe("other schemas", () => {
     expect(EmailPreferencesSchema.safeParse({ allow_marketing: true, allow_security: false }).success).toBe(true);
     expect(EmailPreferencesSchema.safeParse({ allow_marketing: "true", allow_security: false }).success).toBe(false);
     expect(EmailPreferencesSchema.safeParse({ allow_marketing: 1, allow_security: 0 }).success).toBe(false);
+  });
+
+  it("read the fields as the API names them and give the use case its domain input", () => {
+    expect(EmailPreferencesSchema.parse({ allow_marketing: true, allow_security: false })).toEqual({ allowMarketing: true, allowSecurity: false });
+    expect(ChangePasswordSchema.parse({ old_password: "old", new_password: "Quartz-Lantern-42" })).toEqual({ oldPassword: "old", newPassword: "Quartz-Lantern-42" });
+    // A refusal still names the field that was sent.
+    expect(ChangePasswordSchema.safeParse({ old_password: "old", new_password: "short" }).error?.issues[0]?.path).toEqual(["new_password"]);
+  });
+
+  it("link tokens: what randomToken() makes, nothing else", () => {
+    expect(isLinkToken(randomToken())).toBe(true);
+    expect(LinkTokenSchema.safeParse("A".repeat(200)).success).toBe(true);
+    for (const bad of ["", "short-token", "A".repeat(201), `${"a".repeat(30)}/x`, `${"a".repeat(30)}=`, 42, undefined]) expect(isLinkToken(bad), String(bad)).toBe(false);
   });
 });
 

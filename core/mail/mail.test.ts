@@ -290,6 +290,8 @@ describe("templates", () => {
     expect(check({ to: "a@b.c", locale: "en", template: "gift_code", params: { game: "CS2", days: 1, from: "x" } })).toBe("gift_code");
     // @ts-expect-error: not a locale
     expect(check({ to: "a@b.c", locale: "de", template: "password_changed" })).toBe("password_changed");
+    // @ts-expect-error: a date is a Date, written by the template in the reader's language and zone
+    expect(check({ to: "a@b.c", locale: "en", template: "subscription_expiring", params: { game: "CS2", date: "2026-03-15T12:00:00Z" } })).toBe("subscription_expiring");
     expect(check({ to: "a@b.c", locale: "en", template: "two_fa_enabled" })).toBe("two_fa_enabled");
   });
 });

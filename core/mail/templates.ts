@@ -28,10 +28,11 @@ export type MailTemplates = {
   /** A gift to an address with no account: the code to redeem after signing up (link: registration). */
   gift_invite: { game: string; days: number; code: string; from: string | null; link: string };
   /**
-   * A Date is written dd.MM.yyyy HH:mm in `timeZone` (the recipient's IANA zone; UTC by default),
-   * with the zone's name, since a mail is read anywhere; a string is used as it is.
+   * The date is written dd.MM.yyyy HH:mm in `timeZone` (the recipient's IANA zone; UTC by
+   * default), with the zone's name, since a mail is read anywhere. A Date, never a preformatted
+   * string: how it reads is the template's business.
    */
-  subscription_expiring: { game: string; date: Date | string; timeZone?: string };
+  subscription_expiring: { game: string; date: Date; timeZone?: string };
   /** amount: already formatted, e.g. formatMoney(1500, "USD", locale) of i18n/format.ts. */
   receipt: { description: string; amount: string };
 };
@@ -173,7 +174,7 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
       {
         kind: "p",
         key: "mail.subscription_expiring.intro",
-        values: { game: p.game, date: typeof p.date === "string" ? p.date : formatDate(p.date, { timeZone: p.timeZone ?? "UTC", locale: ctx.locale }) },
+        values: { game: p.game, date: formatDate(p.date, { timeZone: p.timeZone ?? "UTC", locale: ctx.locale }) },
       },
       { kind: "link", button: "mail.subscription_expiring.button", href: profileLink(ctx) },
     ],

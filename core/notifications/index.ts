@@ -18,12 +18,13 @@ export type NotificationType =
   | "freeze_ended"
   | "payment_completed";
 
-export type NotificationView = {
+/** A notification as its reader sees it: title and content in the reader's language. */
+export type Notification = {
   id: number;
-  type: string;
+  type: NotificationType;
   title: string;
   content: string;
-  created_at: string;
+  createdAt: Date;
   read: boolean;
 };
 
@@ -57,7 +58,7 @@ export function createNotifications({ db }: { db: Db }) {
     async create(userId: number, type: NotificationType, params: Record<string, NotificationParam> = {}, tx: Db | Tx = db) {
       await tx.insert(notifications).values({ userId, type, data: params });
     },
-    async list(userId: number, t: Translate, limit = 50): Promise<NotificationView[]> {
+    async list(userId: number, t: Translate, limit = 50): Promise<Notification[]> {
       const rows = await db
         .select()
         .from(notifications)
@@ -78,7 +79,7 @@ export function createNotifications({ db }: { db: Db }) {
             type: n.type,
             title: t(`notification.${n.type}.title`, params),
             content: t(`notification.${n.type}.content`, params),
-            created_at: n.createdAt.toISOString(),
+            createdAt: n.createdAt,
             read: n.read,
           },
         ];

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { DomainError } from "./errors.ts";
+import { DomainError, STATUS_OF, isDomainError } from "./errors.ts";
 
 describe("DomainError", () => {
   it("is recognised by instanceof, also when made by another copy of the module", async () => {
@@ -11,5 +11,24 @@ describe("DomainError", () => {
     expect(new Error("x") instanceof DomainError).toBe(false);
     expect(error.status).toBe(429);
     expect(error.messageKey).toBe("errors.rate_limited");
+  });
+
+  it("has invalid_link for a dead link or ticket of the pages: 400, with its own message", () => {
+    const error = new DomainError("invalid_link");
+    expect(STATUS_OF.invalid_link).toBe(400);
+    expect(error.status).toBe(400);
+    expect(error.messageKey).toBe("errors.invalid_link");
+  });
+});
+
+describe("isDomainError", () => {
+  it("tells a DomainError of the codes named from any other error", () => {
+    const link = new DomainError("invalid_link");
+    expect(isDomainError(link, "invalid_link")).toBe(true);
+    expect(isDomainError(link, "email_taken", "invalid_link")).toBe(true);
+    expect(isDomainError(link, "invalid_code")).toBe(false);
+    expect(isDomainError(new DomainError("invalid_code", "errors.invalid_link"), "invalid_link")).toBe(false);
+    expect(isDomainError(new Error("invalid_link"), "invalid_link")).toBe(false);
+    expect(isDomainError(undefined, "invalid_link")).toBe(false);
   });
 });

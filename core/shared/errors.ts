@@ -18,6 +18,7 @@ export type ErrorCode =
   | "unavailable"
   | "internal_error"
   | "invalid_code"
+  | "invalid_link"
   | "email_taken"
   | "username_taken"
   | "recaptcha_failed"
@@ -41,6 +42,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   internal_error: 500,
   unavailable: 503,
   invalid_code: 400,
+  invalid_link: 400,
   email_taken: 409,
   username_taken: 409,
   recaptcha_failed: 400,
@@ -75,4 +77,12 @@ export class DomainError extends Error {
     super(code);
     this.status = STATUS_OF[code];
   }
+}
+
+/**
+ * Whether `error` is a DomainError with one of `codes`: how a caller tells the cases it handles
+ * from those it lets through. Callers branch on codes, never on message keys (a key is wording).
+ */
+export function isDomainError(error: unknown, ...codes: [ErrorCode, ...ErrorCode[]]): error is DomainError {
+  return error instanceof DomainError && codes.includes(error.code);
 }

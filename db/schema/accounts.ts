@@ -1,6 +1,7 @@
 // Users, their sessions, recovery codes, and one-time codes (password reset, e-mail change and its
 // undo link to the old address, SSO).
 import { sql, type AnyColumn } from "drizzle-orm";
+import type { Locale } from "../../i18n/locales.ts";
 import {
   bigint,
   boolean,
@@ -28,7 +29,8 @@ export const users = pgTable(
     passwordHash: text("password_hash").notNull(),
     /** Minor units of the shop currency; every change is a transaction row. */
     balance: bigint("balance", { mode: "number" }).notNull().default(0),
-    locale: text("locale").notNull().default("ru"),
+    /** The language of the user's mails: always one of ours (set from the page or Accept-Language). */
+    locale: text("locale").$type<Locale>().notNull().default("ru"),
     referralCode: text("referral_code").notNull().unique(),
     referrerId: integer("referrer_id").references((): AnyPgColumn => users.id, { onDelete: "set null" }),
     pendingEmail: text("pending_email"),

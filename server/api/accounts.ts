@@ -1,5 +1,7 @@
 // Accounts API (docs/product/api.md#account-calls): register, sign-in with 2FA, logout, password reset,
-// password and e-mail change, 2FA, e-mail preferences, SSO tickets, notifications.
+// password and e-mail change, 2FA, e-mail preferences, SSO tickets, notifications. Each call parses
+// its body with the module's schema, calls one use case and writes the domain answer in the wire
+// format (./wire/).
 import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";
 import {
@@ -22,6 +24,8 @@ import { jsonBody } from "../http/body.ts";
 import { ok } from "../http/envelope.ts";
 import { PRE2FA_COOKIE, cookieValue } from "../http/cookies.ts";
 import { bearerToken, clearSessionCookie, requireAuth, setSessionCookie } from "../middleware/session.ts";
+import { emailPreferencesDto, ssoTicketDto, twoFaEnabledDto, twoFaSetupDto, userDto } from "./wire/accounts.ts";
+import { notificationDto } from "./wire/notifications.ts";
 
 export function requestMeta(c: Context<HonoEnv>): RequestMeta {
   const info = c.get("info");
@@ -64,11 +68,10 @@ export function accountRoutes() {
     return ok(c);
   });
 
-  api.get("/v2/web/user/me", (c) => ok(c, { user: accounts(c).view(requireAuth(c).user) }));
+  api.get("/v2/web/user/me", (c) => ok(c, { user: userDto(accounts(c).user(requireAuth(c).user)) }));
 
   api.post("/auth/reset", async (c) => {
-    const { email, recaptchaToken } = await jsonBody(c, ResetRequestSchema);
-    await accounts(c).requestPasswordReset(email, recaptchaToken, requestMeta(c));
+    await accounts(c).requestPasswordReset(await jsonBody(c, ResetRequestSchema), requestMeta(c));
     return ok(c);
   });
 
@@ -85,7 +88,7 @@ export function accountRoutes() {
   api.post("/v2/web/user/changePassword", async (c) => {
     const auth = requireAuth(c);
     const input = await jsonBody(c, ChangePasswordSchema);
-    const { token } = await accounts(c).changePassword(auth.user.id, auth.session.id, input, requestMeta(c));
+    const { token } = await accounts(c).changePassword(auth.user.id, input, requestMeta(c));
     setSessionCookie(c, token);
     return ok(c, { token });
   });
@@ -93,15 +96,15 @@ export function accountRoutes() {
   api.post("/v2/web/user/changeEmail", async (c) => {
     const auth = requireAuth(c);
     const { user } = await accounts(c).changeEmail(auth.user.id, await jsonBody(c, ChangeEmailSchema));
-    return ok(c, { user: accounts(c).view(user), message: c.get("info").t("account.email.pending", { email: user.pendingEmail ?? "" }) });
+    return ok(c, { user: userDto(user), message: c.get("info").t("account.email.pending", { email: user.pendingEmail ?? "" }) });
   });
 
-  api.post("/v2/web/user/2fa/enable", async (c) => ok(c, await accounts(c).enableTwoFa(requireAuth(c).user.id)));
+  api.post("/v2/web/user/2fa/enable", async (c) => ok(c, twoFaSetupDto(await accounts(c).enableTwoFa(requireAuth(c).user.id))));
 
   api.post("/v2/web/user/2fa/confirmEnable", async (c) => {
     const auth = requireAuth(c);
     const { code } = await jsonBody(c, ConfirmEnableSchema);
-    return ok(c, await accounts(c).confirmEnableTwoFa(auth.user.id, code));
+    return ok(c, twoFaEnabledDto(await accounts(c).confirmEnableTwoFa(auth.user.id, code)));
   });
 
   api.post("/v2/web/user/2fa/disable", async (c) => {
@@ -113,18 +116,19 @@ export function accountRoutes() {
   api.post("/v2/web/user/email-preferences", async (c) => {
     const auth = requireAuth(c);
     const prefs = await accounts(c).setEmailPreferences(auth.user.id, await jsonBody(c, EmailPreferencesSchema));
-    return ok(c, { email_preferences: prefs });
+    return ok(c, { email_preferences: emailPreferencesDto(prefs) });
   });
 
   api.post("/v2/web/sso/ticket", async (c) => {
     const auth = requireAuth(c);
-    return ok(c, await accounts(c).createSsoTicket(auth.user.id, c.get("info").locale));
+    return ok(c, ssoTicketDto(await accounts(c).createSsoTicket(auth.user.id, c.get("info").locale)));
   });
 
   api.get("/v2/web/user/notification", async (c) => {
     const auth = requireAuth(c);
     const info = c.get("info");
-    return ok(c, { notifications: await c.get("services").notifications.list(auth.user.id, info.t) });
+    const list = await c.get("services").notifications.list(auth.user.id, info.t);
+    return ok(c, { notifications: list.map(notificationDto) });
   });
 
   return api;

@@ -104,9 +104,9 @@ describe("the undo link mailed to the old address", () => {
     // Whoever asked for the change may know the password: it no longer signs in.
     expect((await login(shop, user.email, user.password)).status).toBe(401);
     // The confirmation link died with the change.
-    await expect(shop.services.accounts.confirmEmailChange(confirm)).rejects.toMatchObject({ code: "invalid_code" });
+    await expect(shop.services.accounts.confirmEmailChange(confirm)).rejects.toMatchObject({ code: "invalid_link" });
     // The link works once.
-    await expect(shop.services.accounts.undoEmailChange(undo)).rejects.toMatchObject({ code: "invalid_code" });
+    await expect(shop.services.accounts.undoEmailChange(undo)).rejects.toMatchObject({ code: "invalid_link" });
     expect(await shop.services.accounts.emailUndoTarget(undo)).toBeUndefined();
 
     // A reset code went to the old address: the owner sets a new password and signs in.
@@ -132,7 +132,7 @@ describe("the undo link mailed to the old address", () => {
 
     expect(await shop.services.accounts.undoEmailChange(ownersUndo)).toEqual({ email: owner.email });
     // The intruder's later link (to an address of theirs) died with it.
-    await expect(shop.services.accounts.undoEmailChange(intrudersUndo)).rejects.toMatchObject({ code: "invalid_code" });
+    await expect(shop.services.accounts.undoEmailChange(intrudersUndo)).rejects.toMatchObject({ code: "invalid_link" });
     expect((await login(shop, second, owner.password)).status).toBe(401);
     expect((await login(shop, first, owner.password)).status).toBe(401);
     const notes = await shop.call("GET", "/v2/web/user/notification", { token: (await signInAfterReset(owner)).token });
@@ -154,9 +154,9 @@ describe("the undo link mailed to the old address", () => {
     expect((await shop.call("GET", "/v2/web/user/me", { token: user.token })).body.user.email).toBe(wanted);
     expect(await shop.services.accounts.emailUndoTarget(undo)).toBe(user.email);
     shop.clock.advance(7 * 24 * HOUR);
-    await expect(shop.services.accounts.undoEmailChange(undo)).rejects.toMatchObject({ code: "invalid_code" });
+    await expect(shop.services.accounts.undoEmailChange(undo)).rejects.toMatchObject({ code: "invalid_link" });
     expect(await meStatus(shop, user.token)).toBe(200);
-    await expect(shop.services.accounts.undoEmailChange("not-a-token-of-ours-at-all")).rejects.toMatchObject({ code: "invalid_code" });
+    await expect(shop.services.accounts.undoEmailChange("not-a-token-of-ours-at-all")).rejects.toMatchObject({ code: "invalid_link" });
   });
 });
 

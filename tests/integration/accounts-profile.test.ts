@@ -225,7 +225,7 @@ describe("changeEmail", () => {
     }
 
     // The link works once.
-    await expect(shop.services.accounts.confirmEmailChange(confirmToken)).rejects.toMatchObject({ code: "invalid_code" });
+    await expect(shop.services.accounts.confirmEmailChange(confirmToken)).rejects.toMatchObject({ code: "invalid_link" });
   });
 
   it("keeps the link usable when the new address was taken between the request and the confirmation", async () => {
@@ -274,9 +274,9 @@ describe("changeEmail", () => {
     expect((await post("/v2/web/user/changeEmail", user.token, { email: second })).status).toBe(200);
     await shop.services.background.drain();
     const tokenOf = (address: string) => new URL(linksIn(mailsTo(shop.smtp, address)[0]!).find((l) => l.includes("confirm-email"))!).searchParams.get("token")!;
-    await expect(shop.services.accounts.confirmEmailChange(tokenOf(first))).rejects.toMatchObject({ code: "invalid_code" });
+    await expect(shop.services.accounts.confirmEmailChange(tokenOf(first))).rejects.toMatchObject({ code: "invalid_link" });
     shop.clock.advance(24 * 3600 * 1000 + 1000);
-    await expect(shop.services.accounts.confirmEmailChange(tokenOf(second))).rejects.toMatchObject({ code: "invalid_code" });
+    await expect(shop.services.accounts.confirmEmailChange(tokenOf(second))).rejects.toMatchObject({ code: "invalid_link" });
     expect((await get("/v2/web/user/me", user.token)).body.user.email).toBe(user.email);
   });
 });
@@ -337,12 +337,12 @@ describe("sso/ticket", () => {
     const session = await shop.services.accounts.consumeSsoTicket(ticket, meta);
     expect(session.user.id).toBe(user.id);
     expect(await meStatus(shop, session.token)).toBe(200);
-    await expect(shop.services.accounts.consumeSsoTicket(ticket, meta)).rejects.toMatchObject({ code: "invalid_code" });
+    await expect(shop.services.accounts.consumeSsoTicket(ticket, meta)).rejects.toMatchObject({ code: "invalid_link" });
 
     const late = await post("/v2/web/sso/ticket", user.token);
     shop.clock.advance(60_000);
-    await expect(shop.services.accounts.consumeSsoTicket(late.body.ticket, meta)).rejects.toMatchObject({ code: "invalid_code" });
-    await expect(shop.services.accounts.consumeSsoTicket("not-a-ticket-at-all", meta)).rejects.toMatchObject({ code: "invalid_code" });
+    await expect(shop.services.accounts.consumeSsoTicket(late.body.ticket, meta)).rejects.toMatchObject({ code: "invalid_link" });
+    await expect(shop.services.accounts.consumeSsoTicket("not-a-ticket-at-all", meta)).rejects.toMatchObject({ code: "invalid_link" });
   });
 
   it("is just inside its 60 s at 59 s", async () => {

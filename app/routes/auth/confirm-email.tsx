@@ -1,6 +1,7 @@
 // /auth/confirm-email?token=…: the link mailed to a new address; opening it makes the change.
 import { Link, useLoaderData, type MetaArgs } from "react-router";
-import { DomainError } from "../../../core/shared/errors.ts";
+import { isLinkToken } from "../../../core/accounts/accounts.schema.ts";
+import { isDomainError } from "../../../core/shared/errors.ts";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta } from "../../lib/meta.ts";
@@ -10,11 +11,12 @@ export async function loader({ context, request }: LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const { t, services } = context;
   let email: string | null = null;
-  if (/^[A-Za-z0-9_-]{20,200}$/.test(token)) {
+  if (isLinkToken(token)) {
     try {
       email = (await services.accounts.confirmEmailChange(token)).user.email;
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      // A dead link, or an address taken since: the page says the link did not work.
+      if (!isDomainError(error, "invalid_link", "email_taken")) throw error;
     }
   }
   return { email, meta: { title: t("auth.confirmEmail.title"), description: t("auth.confirmEmail.title") } };

@@ -42,9 +42,9 @@ export async function action({ context, request }: ActionArgs) {
   const { accounts } = context.services;
   try {
     if (fields.intent === "request") {
-      const { email, recaptchaToken } = parseForm(ResetRequestSchema, { email: fields.email, recaptchaToken: fields["g-recaptcha-response"] });
-      await accounts.requestPasswordReset(email, recaptchaToken, requestMeta(context, request));
-      return redirect(`${localePath(context.locale, "/auth/restore-password")}?step=code&email=${encodeURIComponent(email)}`);
+      const input = parseForm(ResetRequestSchema, { email: fields.email, recaptchaToken: fields["g-recaptcha-response"] });
+      await accounts.requestPasswordReset(input, requestMeta(context, request));
+      return redirect(`${localePath(context.locale, "/auth/restore-password")}?step=code&email=${encodeURIComponent(input.email)}`);
     }
     if (fields.intent === "verify") {
       const input = parseForm(ValidateResetCodeSchema, { email: fields.email, resetCode: fields.code });

@@ -6,7 +6,8 @@
 // A cross-site POST is refused by the origin check like every form post (docs/product/api.md#origin-check). An
 // invalid, expired or used ticket shows why, with a way to sign in.
 import { Form, Link, redirect, useActionData, useLoaderData, type MetaArgs } from "react-router";
-import { DomainError } from "../../../core/shared/errors.ts";
+import { isLinkToken } from "../../../core/accounts/accounts.schema.ts";
+import { DomainError, isDomainError } from "../../../core/shared/errors.ts";
 import { signInCookies } from "../../../server/http/cookies.ts";
 import { SubmitButton } from "../../components/forms.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
@@ -17,8 +18,6 @@ import { afterSignIn, storedGameProfile } from "../../lib/guards.server.ts";
 import { cookieHeaders, formFailure, readForm, requestMeta, type FormResult } from "../../lib/forms.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 
-const TICKET = /^[A-Za-z0-9_-]{20,200}$/;
-
 type Account = { email: string; username: string | null };
 
 export async function loader({ context, request }: LoaderArgs) {
@@ -28,11 +27,11 @@ export async function loader({ context, request }: LoaderArgs) {
   const { t, services, auth } = context;
   const meta = { title: t("auth.sso.title"), description: t("auth.sso.description") };
   let account: (Account & { userId: number }) | undefined;
-  if (TICKET.test(ticket)) {
+  if (isLinkToken(ticket)) {
     try {
       account = await services.accounts.ssoTicketAccount(ticket);
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      if (!isDomainError(error, "invalid_link")) throw error;
     }
   }
   if (!account) return { state: "invalid" as const, meta };
@@ -57,7 +56,7 @@ export async function action({ context, request }: ActionArgs) {
   const { services, auth } = context;
   try {
     const ticket = fields.ticket ?? "";
-    if (!TICKET.test(ticket)) throw new DomainError("invalid_code", "errors.invalid_link");
+    if (!isLinkToken(ticket)) throw new DomainError("invalid_link");
     const { token } = await services.accounts.consumeSsoTicket(ticket, requestMeta(context, request));
     // The visitor chose to switch accounts: the session they leave ends rather than lingers.
     if (auth) await services.accounts.logout(auth.session.id);

@@ -2,7 +2,8 @@
 // Opening it only shows what it will do: mail scanners open links, so the undo itself is a POST
 // from this page. It brings the old address back, ends every session and sends a reset code.
 import { Form, Link, useActionData, useLoaderData, type MetaArgs } from "react-router";
-import { DomainError } from "../../../core/shared/errors.ts";
+import { isLinkToken } from "../../../core/accounts/accounts.schema.ts";
+import { DomainError, isDomainError } from "../../../core/shared/errors.ts";
 import { localePath } from "../../../i18n/locales.ts";
 import { FormAlert, Notice, SubmitButton } from "../../components/forms.tsx";
 import { useT } from "../../lib/i18n.tsx";
@@ -11,12 +12,10 @@ import { pageMeta } from "../../lib/meta.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 
-const TOKEN = /^[A-Za-z0-9_-]{20,200}$/;
-
 export async function loader({ context, request }: LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const { t, services } = context;
-  const email = TOKEN.test(token) ? ((await services.accounts.emailUndoTarget(token)) ?? null) : null;
+  const email = isLinkToken(token) ? ((await services.accounts.emailUndoTarget(token)) ?? null) : null;
   return { token: email ? token : "", email, meta: { title: t("auth.undoEmail.title"), description: t("auth.undoEmail.title") } };
 }
 
@@ -29,17 +28,16 @@ export async function action({ context, request }: ActionArgs) {
   const { services, locale } = context;
   const token = fields.token ?? "";
   try {
-    if (!TOKEN.test(token)) throw new DomainError("invalid_code", "auth.undoEmail.invalid");
+    if (!isLinkToken(token)) throw new DomainError("invalid_link", "auth.undoEmail.invalid");
     const email = await services.accounts.emailUndoTarget(token);
     try {
       const undone = await services.accounts.undoEmailChange(token);
       const resetHref = `${localePath(locale, "/auth/restore-password")}?step=code&email=${encodeURIComponent(undone.email)}`;
       return { ok: true as const, email: undone.email, resetHref };
     } catch (error) {
-      if (error instanceof DomainError && error.code === "email_taken") {
-        throw new DomainError("email_taken", "auth.undoEmail.taken", { params: { email: email ?? "" } });
-      }
-      if (error instanceof DomainError && error.code === "invalid_code") throw new DomainError("invalid_code", "auth.undoEmail.invalid");
+      // The page's own words for the two refusals the use case names; anything else as it is.
+      if (isDomainError(error, "email_taken")) throw new DomainError("email_taken", "auth.undoEmail.taken", { params: { email: email ?? "" } });
+      if (isDomainError(error, "invalid_link")) throw new DomainError("invalid_link", "auth.undoEmail.invalid");
       throw error;
     }
   } catch (error) {

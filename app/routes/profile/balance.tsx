@@ -44,7 +44,7 @@ type TransactionPage = { ok: true; rows: Row[]; done: boolean } | { ok: false; s
 export async function loader({ context, request, params }: LoaderArgs) {
   const { auth } = requireProfile(context, request, params);
   const { t, services } = context;
-  const user = services.accounts.view(auth.user);
+  const user = services.accounts.user(auth.user);
   const before = new URL(request.url).searchParams.get("before");
 
   // Deferred half: the transactions. Never fails the page: a failure is shown in place of the list.

@@ -16,7 +16,7 @@ export async function loader({ context, request, params }: LoaderArgs) {
   const { t, services } = context;
   const subscription = (await services.subscriptions.list(auth.user.id)).find((s) => s.cheat_id === game.id) ?? null;
   return {
-    user: services.accounts.view(auth.user),
+    user: services.accounts.user(auth.user),
     game: { slug: game.slug, name: game.name },
     subscription: subscription && {
       state: subscription.state,
@@ -80,13 +80,13 @@ export default function Overview() {
         </Card>
         <Card>
           <p className="muted small">{t("profile.overview.twoFa")}</p>
-          <p className="stat">{user.two_fa_enabled ? t("profile.overview.on") : t("profile.overview.off")}</p>
-          {!user.two_fa_enabled && <Link to={href(`/${slug}/profile/settings#two-fa`)}>{t("profile.overview.enableTwoFa")}</Link>}
+          <p className="stat">{user.twoFaEnabled ? t("profile.overview.on") : t("profile.overview.off")}</p>
+          {!user.twoFaEnabled && <Link to={href(`/${slug}/profile/settings#two-fa`)}>{t("profile.overview.enableTwoFa")}</Link>}
         </Card>
         <Card>
           <p className="muted small">{t("profile.overview.account")}</p>
           <p className="stat stat-small">{user.email}</p>
-          <p className="muted small">{t("profile.overview.since", { date: formatDate(user.created_at, { time: false }) })}</p>
+          <p className="muted small">{t("profile.overview.since", { date: formatDate(user.createdAt, { time: false }) })}</p>
         </Card>
       </div>
       <nav aria-labelledby="quick-title" className="quick-links">

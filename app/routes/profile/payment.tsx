@@ -30,7 +30,7 @@ export async function loader({ context, request, params }: LoaderArgs) {
   const { auth, game } = requireProfile(context, request, params);
   const product = chosenProduct(context, request, game.id, game.slug);
   const { t, services } = context;
-  const user = services.accounts.view(auth.user);
+  const user = services.accounts.user(auth.user);
   const subscription = (await services.subscriptions.list(auth.user.id)).find((s) => s.cheat_id === game.id) ?? null;
   const name = productName(t, game.name, product.params.days);
   return {

@@ -22,7 +22,7 @@ export function loader({ context, request, params }: LoaderArgs) {
   const { auth } = requireProfile(context, request, params);
   const { t, services } = context;
   return {
-    user: services.accounts.view(auth.user),
+    user: services.accounts.user(auth.user),
     preferences: services.accounts.emailPreferences(auth.user),
     notice: new URL(request.url).searchParams.get("notice"),
     meta: { title: t("settings.title"), description: t("settings.title") },
@@ -48,7 +48,7 @@ export async function action({ context, request, params }: ActionArgs) {
     switch (fields.intent) {
       case "password": {
         const input = parseForm(ChangePasswordSchema, { old_password: fields.old_password, new_password: fields.new_password });
-        const { token } = await accounts.changePassword(userId, auth.session.id, input, requestMeta(context, request));
+        const { token } = await accounts.changePassword(userId, input, requestMeta(context, request));
         return redirect(back("password_changed"), { headers: cookieHeaders(signInCookies(token, settings.secureCookies)) });
       }
       case "email": {
@@ -57,19 +57,20 @@ export async function action({ context, request, params }: ActionArgs) {
       }
       case "2fa-start": {
         const setup = await accounts.enableTwoFa(userId);
-        return { ok: true as const, intent: "2fa-start" as const, secret: setup.secret, qr: setup.qr, otpauthUrl: setup.otpauth_url };
+        return { ok: true as const, intent: "2fa-start" as const, ...setup };
       }
       case "2fa-confirm": {
         const { code } = parseForm(ConfirmEnableSchema, { code: fields.code });
-        const { recovery_codes } = await accounts.confirmEnableTwoFa(userId, code);
-        return { ok: true as const, intent: "2fa-confirm" as const, recoveryCodes: recovery_codes };
+        const { recoveryCodes } = await accounts.confirmEnableTwoFa(userId, code);
+        return { ok: true as const, intent: "2fa-confirm" as const, recoveryCodes };
       }
       case "2fa-disable": {
         await accounts.disableTwoFa(userId, parseForm(DisableTwoFaSchema, { password: fields.password, code: fields.code }), requestMeta(context, request));
         return redirect(back("two_fa_disabled"));
       }
       case "prefs": {
-        await accounts.setEmailPreferences(userId, { allow_marketing: fields.allow_marketing === "on", allow_security: fields.allow_security === "on" });
+        // Unchecked boxes are not posted: a checkbox form is read as on / off, never refused.
+        await accounts.setEmailPreferences(userId, { allowMarketing: fields.allow_marketing === "on", allowSecurity: fields.allow_security === "on" });
         return { ok: true as const, intent: "prefs" as const };
       }
       case "signout-others": {
@@ -96,7 +97,7 @@ export default function Settings() {
   useParams();
   const setup = result?.ok && result.intent === "2fa-start" ? result : failed?.intent === "2fa-confirm" ? "retry" : undefined;
   const recoveryCodes = result?.ok && result.intent === "2fa-confirm" ? result.recoveryCodes : undefined;
-  const twoFaOn = user.two_fa_enabled || Boolean(recoveryCodes);
+  const twoFaOn = user.twoFaEnabled || Boolean(recoveryCodes);
   return (
     <section aria-labelledby="settings-title" className="settings">
       <h1 id="settings-title">{t("settings.title")}</h1>
@@ -127,8 +128,8 @@ export default function Settings() {
       <Card as="section" className="settings-card">
         <h2 className="h3">{t("settings.email.title")}</h2>
         <p className="muted">{t("settings.email.current", { email: user.email })}</p>
-        {(result?.ok && result.intent === "email") || user.pending_email ? (
-          <Notice tone="info">{t("settings.email.pending", { email: result?.ok && result.intent === "email" ? result.pendingEmail : (user.pending_email ?? "") })}</Notice>
+        {(result?.ok && result.intent === "email") || user.pendingEmail ? (
+          <Notice tone="info">{t("settings.email.pending", { email: result?.ok && result.intent === "email" ? result.pendingEmail : (user.pendingEmail ?? "") })}</Notice>
         ) : null}
         <FormAlert result={failed} intent="email" />
         <Form method="post" className="form">
@@ -154,7 +155,7 @@ export default function Settings() {
               ))}
             </ul>
           </div>
-        ) : user.two_fa_enabled ? (
+        ) : user.twoFaEnabled ? (
           <Form method="post" className="form">
             <p className="muted">{t("settings.twoFa.disableLead")}</p>
             <Field id="disable-password" name="password" type="password" label={t("auth.field.password")} autoComplete="current-password" required error={fieldError(failed, "password", "2fa-disable")} />
@@ -193,10 +194,10 @@ export default function Settings() {
         <FormAlert result={failed} intent="prefs" />
         <Form method="post" className="form">
           <label className="check">
-            <input type="checkbox" name="allow_security" defaultChecked={preferences.allow_security} /> {t("settings.prefs.security")}
+            <input type="checkbox" name="allow_security" defaultChecked={preferences.allowSecurity} /> {t("settings.prefs.security")}
           </label>
           <label className="check">
-            <input type="checkbox" name="allow_marketing" defaultChecked={preferences.allow_marketing} /> {t("settings.prefs.marketing")}
+            <input type="checkbox" name="allow_marketing" defaultChecked={preferences.allowMarketing} /> {t("settings.prefs.marketing")}
           </label>
           <SubmitButton intent="prefs" variant="secondary" block={false}>{t("settings.prefs.submit")}</SubmitButton>
         </Form>

@@ -23,7 +23,7 @@ const RECIPIENT_MAX = 254;
 export function loader({ context, request }: LoaderArgs) {
   const auth = requireUser(context, request);
   const { t, services, shoppingArea } = context;
-  const user = services.accounts.view(auth.user);
+  const user = services.accounts.user(auth.user);
   const url = new URL(request.url);
   const games = services.catalog.cheats().map((c) => ({
     slug: c.slug,
