@@ -48,7 +48,8 @@ export function SiteHeader({ signedIn: forced }: { signedIn?: boolean } = {}) {
 export function LanguageSwitcher() {
   const t = useT();
   const locale = useLocale();
-  const { path } = useRootData();
+  // The root's data is there on every page; "/" only if the root loader itself failed.
+  const path = useRootData()?.path ?? "/";
   return (
     <details className="lang-switcher">
       {/* The name includes the visible code ("RU"), so voice control users can say what they see. */}
