@@ -1,0 +1,187 @@
+// The page forms with Conform (issue 8, point 2; docs/decisions/0008-forms-on-the-server.md), posted
+// like a browser without JavaScript: a refused field is marked aria-invalid and described by its
+// message (aria-describedby → the element that holds it); the form keeps its HTML constraints but
+// leaves checking to the server (noValidate); a DomainError's field keys from the core land on
+// their fields; intents the page does not know are refused and do nothing; secrets never come
+// back, except the reset code the last step of a reset needs for another try. And the sign-in
+// pages load no JavaScript.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessageKey, Params } from "../../i18n/translate.ts";
+import { startTestApp, type TestApp } from "../kit/app.ts";
+import { startSmtpServer, type TestSmtpServer } from "../kit/smtp.ts";
+import { codeIn } from "./accounts-kit.ts";
+
+const PASSWORD = "Quartz-Lantern-42";
+let shop: TestApp & { stop(): Promise<void> };
+let smtp: TestSmtpServer;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  shop = await startTestApp({ env: { SMTP_URL: smtp.url, TRUST_PROXY: "1" } });
+});
+afterAll(async () => {
+  await shop?.stop();
+  await smtp?.stop();
+});
+
+let serial = 0;
+const uniqueEmail = (tag: string) => `${tag}-${Date.now().toString(36)}-${++serial}@example.com`;
+const uniqueIp = () => `10.88.${serial >> 8}.${++serial % 256}`;
+const t = (key: MessageKey, params?: Params) => shop.services.catalogs.t("en")(key, params);
+/** Text as React writes it into HTML. */
+const html = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll("'", "&#x27;").replaceAll('"', "&quot;");
+
+function form(path: string, fields: Record<string, string>, cookie?: string) {
+  return shop.request(path, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: shop.services.settings.PUBLIC_URL,
+      "sec-fetch-site": "same-origin",
+      "x-forwarded-for": uniqueIp(),
+      ...(cookie ? { cookie } : {}),
+    },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
+}
+
+async function newUser() {
+  const email = uniqueEmail("forms");
+  const res = await shop.request("/v2/web/register", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": uniqueIp() },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+  const { token } = (await res.json()) as { token: string };
+  return { email, token, cookie: `access_token=${token}` };
+}
+
+/** The opening tag of the element with this id. */
+function tagOf(page: string, id: string): string {
+  const tag = new RegExp(`<[a-z]+\\b[^>]*\\sid="${id}"[^>]*>`).exec(page)?.[0];
+  if (!tag) throw new Error(`no element #${id} in the page`);
+  return tag;
+}
+const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+/** The text of the element with this id (no nested elements in our messages). */
+const textOf = (page: string, id: string) => new RegExp(`\\sid="${id}"[^>]*>([^<]*)<`).exec(page)?.[1];
+
+describe("a refused field", () => {
+  it("is aria-invalid and described by its message, which the page shows inline; the form leaves checking to the server", async () => {
+    const res = await form("/en/auth/register", { email: uniqueEmail("short"), password: "short" });
+    expect(res.status).toBe(400);
+    const page = await res.text();
+    const input = tagOf(page, "register-password");
+    expect(attribute(input, "aria-invalid")).toBe("true");
+    const describedBy = attribute(input, "aria-describedby")!.split(" ");
+    expect(describedBy).toContain("register-password-error");
+    expect(textOf(page, "register-password-error")).toBe(html(t("validation.password_short")));
+    expect(tagOf(page, "register-password-error")).toContain('class="field-error"');
+    // The hint stays, and the input names it too.
+    expect(describedBy).toContain("register-password-description");
+    expect(textOf(page, "register-password-description")).toBe(html(t("auth.field.passwordHint", { min: 8 })));
+    // The constraints stay in the markup; the form does not let the browser check them.
+    expect(input).toMatch(/\srequired=""/);
+    expect(attribute(input, "minLength")).toBe("8");
+    expect(attribute(input, "maxLength")).toBe("128");
+    expect(tagOf(page, "register")).toMatch(/^<form[^>]*\snoValidate=""/);
+    // The form's own message, which the form points at.
+    expect(attribute(tagOf(page, "register"), "aria-describedby")).toBe("register-error");
+    expect(page).toContain(html(t("errors.validation_failed")));
+    // A field that passed is neither invalid nor described by an error; what was typed is back.
+    const email = tagOf(page, "register-email");
+    expect(attribute(email, "aria-invalid")).toBeUndefined();
+    expect(attribute(email, "value")).toMatch(/^short-/);
+    expect(attribute(input, "value")).toBeUndefined();
+  });
+
+  it("carries the field keys of a DomainError from the core (a taken e-mail)", async () => {
+    const owner = await newUser();
+    const taken = await form("/en/auth/register", { email: owner.email, password: PASSWORD });
+    expect(taken.status).toBe(409);
+    const page = await taken.text();
+    expect(attribute(tagOf(page, "register-email"), "aria-describedby")).toBe("register-email-error");
+    expect(textOf(page, "register-email-error")).toBe(html(t("validation.email_taken")));
+    expect(page).toContain(html(t("errors.email_taken")));
+
+  });
+
+  it("is answered in the page's language", async () => {
+    const res = await form("/auth/register", { email: "not an address", password: PASSWORD });
+    expect(res.status).toBe(400);
+    expect(textOf(await res.text(), "register-email-error")).toBe(shop.services.catalogs.t("ru")("validation.email"));
+  });
+});
+
+describe("intents", () => {
+  it("refuses one the page does not know (400, the error page) and does nothing", async () => {
+    const user = await newUser();
+    const signIn = await form("/en/auth", { intent: "bypass", login: "demo@example.com", password: "demo12345" });
+    expect(signIn.status).toBe(400);
+    expect(signIn.headers.getSetCookie().some((c) => c.startsWith("access_token="))).toBe(false);
+    expect((await form("/en/auth/restore-password", { intent: "skip", email: user.email })).status).toBe(400);
+  });
+
+  it("ignores Conform's own control fields, which no page posts, instead of failing on them", async () => {
+    const res = await form("/en/auth", { intent: "password", login: "demo@example.com", password: "wrong password", __intent__: "{not json", __state__: "{" });
+    expect(res.status).toBe(401);
+    expect(await res.text()).toContain(html(t("errors.invalid_credentials")));
+  });
+});
+
+describe("the reset's last step", () => {
+  it("keeps the verified code after a refused password, so the next try can finish; the code never comes back otherwise", async () => {
+    const user = await newUser();
+    const requested = await form("/en/auth/restore-password", { intent: "request", email: user.email });
+    expect(requested.status).toBe(302);
+    await shop.services.background.drain();
+    const mail = smtp.messages.filter((m) => m.envelope.to.includes(user.email)).at(-1)!;
+    const code = codeIn(mail);
+
+    // A wrong code typed in the second step is not filled in again.
+    const wrong = await form("/en/auth/restore-password", { intent: "verify", email: user.email, resetCode: code === "000000" ? "111111" : "000000" });
+    expect(wrong.status).toBe(400);
+    expect(attribute(tagOf(await wrong.text(), "reset-code-resetCode"), "value")).toBeUndefined();
+
+    const verified = await form("/en/auth/restore-password", { intent: "verify", email: user.email, resetCode: code });
+    expect(verified.status).toBe(200);
+    expect(await verified.text()).toContain(`name="resetCode" value="${code}"`);
+
+    // A password on the common list is refused; the page still holds the code for another try.
+    const common = await form("/en/auth/restore-password", { intent: "reset", email: user.email, resetCode: code, password: "password1" });
+    expect(common.status).toBe(400);
+    const page = await common.text();
+    expect(textOf(page, "reset-password-password-error")).toBe(html(t("validation.password_common")));
+    expect(page).toContain(`name="resetCode" value="${code}"`);
+    expect(page).toContain(`name="email" value="${user.email}"`);
+    expect(attribute(tagOf(page, "reset-password-password"), "value")).toBeUndefined();
+
+    const done = await form("/en/auth/restore-password", { intent: "reset", email: user.email, resetCode: code, password: "Fresh-Meadow-Lantern-9" });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/en/auth?notice=password_reset");
+    const login = await shop.request("/v2/web/login", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": uniqueIp() },
+      body: JSON.stringify({ login: user.email, password: "Fresh-Meadow-Lantern-9" }),
+    });
+    expect(login.status).toBe(200);
+  });
+});
+
+describe("the browser's JavaScript", () => {
+  it("is none on the sign-in pages: they do not hydrate, so Conform runs on the server only", async () => {
+    for (const [page, cookie] of [
+      ["/en/auth", undefined],
+      ["/auth/register", undefined],
+      ["/es/auth/restore-password", undefined],
+    ] as const) {
+      const res = await shop.request(page, cookie ? { headers: { cookie } } : {});
+      expect(res.status, page).toBe(200);
+      const body = await res.text();
+      expect(body, page).not.toMatch(/<script\b/);
+      expect(body, page).not.toContain('rel="modulepreload"');
+    }
+  });
+});
