@@ -8,8 +8,6 @@
 import { z } from "zod";
 import { EMAIL_MAX, LOGIN_MAX, PASSWORD_MAX, PASSWORD_MIN } from "./accounts.constraints.ts";
 
-export { PASSWORD_MAX, PASSWORD_MIN } from "./accounts.constraints.ts";
-
 /**
  * E-mail as we store it: trimmed, NFC, lower-case, plain ASCII (internationalised domains in their
  * xn-- form). Anything else — zero-width or bidi characters, full-width "＠", look-alike letters —

@@ -3,10 +3,14 @@
 // message (aria-describedby → the element that holds it); the form keeps its HTML constraints but
 // leaves checking to the server (noValidate); a DomainError's field keys from the core land on
 // their fields; intents the page does not know are refused and do nothing; secrets never come
-// back, except the reset code the last step of a reset needs for another try. And the sign-in
-// pages load no JavaScript.
+// back, except the reset code the last step of a reset needs for another try. And no page loads
+// Zod in the browser: neither on a document load nor on a client-side navigation.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessageKey, Params } from "../../i18n/translate.ts";
+import { BUILD_DIR, loadBuild } from "../../server/main.ts";
 import { startTestApp, type TestApp } from "../kit/app.ts";
 import { startSmtpServer, type TestSmtpServer } from "../kit/smtp.ts";
 import { codeIn } from "./accounts-kit.ts";
@@ -97,7 +101,7 @@ describe("a refused field", () => {
     expect(attribute(input, "value")).toBeUndefined();
   });
 
-  it("carries the field keys of a DomainError from the core (a taken e-mail)", async () => {
+  it("carries the field keys of a DomainError from the core (a taken e-mail, a wrong old password)", async () => {
     const owner = await newUser();
     const taken = await form("/en/auth/register", { email: owner.email, password: PASSWORD });
     expect(taken.status).toBe(409);
@@ -106,6 +110,14 @@ describe("a refused field", () => {
     expect(textOf(page, "register-email-error")).toBe(html(t("validation.email_taken")));
     expect(page).toContain(html(t("errors.email_taken")));
 
+    const wrong = await form("/en/dota2/profile/settings", { intent: "password", old_password: "Not-My-Password-1", new_password: "Brand-New-Lantern-7" }, owner.cookie);
+    expect(wrong.status).toBe(400);
+    const settings = await wrong.text();
+    expect(attribute(tagOf(settings, "password-old_password"), "aria-invalid")).toBe("true");
+    expect(textOf(settings, "password-old_password-error")).toBe(html(t("validation.password_wrong")));
+    // Only the form that posted shows it: the e-mail form next to it is untouched.
+    expect(attribute(tagOf(settings, "email-email"), "aria-invalid")).toBeUndefined();
+    expect(settings).not.toContain('id="email-error"');
   });
 
   it("is answered in the page's language", async () => {
@@ -118,10 +130,30 @@ describe("a refused field", () => {
 describe("intents", () => {
   it("refuses one the page does not know (400, the error page) and does nothing", async () => {
     const user = await newUser();
+    const settings = await form("/en/dota2/profile/settings", { intent: "delete-everything" }, user.cookie);
+    expect(settings.status).toBe(400);
+    expect(await settings.text()).toContain(html(t("error.generic.title")));
+    // No intent at all is as unknown.
+    expect((await form("/en/dota2/profile/settings", { email: uniqueEmail("no-intent") }, user.cookie)).status).toBe(400);
+    const me = await shop.request("/v2/web/user/me", { headers: { authorization: `Bearer ${user.token}` } });
+    expect(((await me.json()) as { user: { pending_email: string | null } }).user.pending_email).toBeNull();
+
     const signIn = await form("/en/auth", { intent: "bypass", login: "demo@example.com", password: "demo12345" });
     expect(signIn.status).toBe(400);
     expect(signIn.headers.getSetCookie().some((c) => c.startsWith("access_token="))).toBe(false);
     expect((await form("/en/auth/restore-password", { intent: "skip", email: user.email })).status).toBe(400);
+  });
+
+  it("runs the one posted: the sessions form's two buttons", async () => {
+    const user = await newUser();
+    const other = await newUser();
+    const res = await form("/en/dota2/profile/settings", { intent: "signout" }, user.cookie);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/en/auth");
+    expect((await shop.request("/v2/web/user/me", { headers: { authorization: `Bearer ${user.token}` } })).status).toBe(401);
+    const others = await form("/en/dota2/profile/settings", { intent: "signout-others" }, other.cookie);
+    expect(others.status).toBe(200);
+    expect(await others.text()).toContain(html(t("settings.sessions.done")));
   });
 
   it("ignores Conform's own control fields, which no page posts, instead of failing on them", async () => {
@@ -171,11 +203,34 @@ describe("the reset's last step", () => {
 });
 
 describe("the browser's JavaScript", () => {
-  it("is none on the sign-in pages: they do not hydrate, so Conform runs on the server only", async () => {
+  let build: ServerBuild;
+  beforeAll(async () => {
+    build = await loadBuild();
+  });
+
+  /** A route's browser module and every chunk it imports (what a document load preloads, or a client-side navigation loads). */
+  const filesOf = (id: string) => {
+    const route = build.assets.routes[id]!;
+    return [route.module, ...(route.imports ?? [])];
+  };
+  const hasZod = (file: string) => /\$ZodType|ZodError/.test(readFileSync(path.join(BUILD_DIR, "client", file), "utf8"));
+
+  it("holds no Zod for any page, in any language", () => {
+    const routes = Object.keys(build.assets.routes);
+    expect(routes).toContain("en/settings");
+    expect(routes).toContain("ru/register");
+    const entry = [build.assets.entry.module, ...build.assets.entry.imports];
+    const withZod = [...new Set([...entry, ...routes.flatMap(filesOf)])].filter(hasZod);
+    expect(withZod).toEqual([]);
+  });
+
+  it("is none on the form pages: they do not hydrate, so Conform runs on the server only", async () => {
+    const user = await newUser();
     for (const [page, cookie] of [
       ["/en/auth", undefined],
       ["/auth/register", undefined],
       ["/es/auth/restore-password", undefined],
+      ["/en/dota2/profile/settings", user.cookie],
     ] as const) {
       const res = await shop.request(page, cookie ? { headers: { cookie } } : {});
       expect(res.status, page).toBe(200);
