@@ -1,20 +1,12 @@
-// The small design system: buttons, inputs, cards, badges. Styling lives in styles/app.css.
-import type { AnchorHTMLAttributes, ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
+// The small design system: button links, cards, badges (and the older input the commerce pages
+// still use until they move to Conform: components/forms.tsx). Styling lives in styles/app.css.
+import type { AnchorHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
 import { Link } from "react-router";
 
 type Variant = "primary" | "secondary" | "ghost" | "danger";
 
 function buttonClass(variant: Variant, block?: boolean) {
   return `btn btn-${variant}${block ? " btn-block" : ""}`;
-}
-
-export function Button({
-  variant = "primary",
-  block,
-  className,
-  ...rest
-}: { variant?: Variant; block?: boolean } & ButtonHTMLAttributes<HTMLButtonElement>) {
-  return <button type="submit" className={`${buttonClass(variant, block)} ${className ?? ""}`} {...rest} />;
 }
 
 export function ButtonLink({
