@@ -113,7 +113,7 @@ export function createPayments(deps: {
     const [row] = order.captureId
       ? await db.select().from(transactions).where(eq(transactions.reference, captureRef(order.captureId)))
       : [];
-    if (!row) throw new DomainError("conflict", "errors.payment_pending");
+    if (!row) throw new DomainError("payment_pending");
     return {
       transaction: toView(row),
       balance: await ledger.balanceOf(order.userId),
@@ -124,7 +124,7 @@ export function createPayments(deps: {
 
   /** Applies a provider's capture to our order once; refuses one that does not match the order. */
   async function apply(order: Order, capture: ProviderCapture): Promise<CaptureResult> {
-    if (capture.status !== "COMPLETED" || !capture.captureId) throw new DomainError("conflict", "errors.payment_pending");
+    if (capture.status !== "COMPLETED" || !capture.captureId) throw new DomainError("payment_pending");
     const paid = capture.amount ? fromDecimal(capture.amount.value, digits) : undefined;
     const matches =
       paid === order.amount &&
@@ -133,7 +133,7 @@ export function createPayments(deps: {
       (capture.referenceId === undefined || capture.referenceId === String(order.id));
     if (!matches) {
       logger.error({ orderId: order.id, capture }, "capture does not match the order: not applied");
-      throw new DomainError("conflict", "errors.payment_mismatch");
+      throw new DomainError("payment_mismatch");
     }
     const captureId = capture.captureId;
     const claimed = await db.transaction(async (tx) => {
@@ -319,7 +319,7 @@ export function createPayments(deps: {
       if (!order || order.userId !== userId) throw new DomainError("conflict");
       // A retry (after a provider failure the key's answer is not kept) must ask for the same thing.
       if (order.kind !== kind || order.productId !== productId || order.amount !== amount) {
-        throw new DomainError("conflict", "errors.idempotency_mismatch");
+        throw new DomainError("idempotency_mismatch");
       }
       if (order.providerOrderId && order.approveUrl) return { order_id: order.providerOrderId, approve_url: order.approveUrl };
       const prefix = input.locale === "ru" ? "" : `/${input.locale}`;
@@ -353,7 +353,7 @@ export function createPayments(deps: {
       try {
         capture = await provider.captureOrder(providerOrderId, `${order.requestId}-capture`);
       } catch (error) {
-        if (error instanceof ProviderError && error.issue === "ORDER_NOT_APPROVED") throw new DomainError("conflict", "errors.payment_not_approved");
+        if (error instanceof ProviderError && error.issue === "ORDER_NOT_APPROVED") throw new DomainError("payment_not_approved");
         providerFailure(error);
       }
       return apply(order, capture);
@@ -493,7 +493,7 @@ export function createPayments(deps: {
           .select({ id: paymentOrders.id })
           .from(paymentOrders)
           .where(and(eq(paymentOrders.id, Number(input.orderRef)), eq(paymentOrders.provider, provider.name), isNull(paymentOrders.captureId)));
-        if (pending) throw new DomainError("conflict", "errors.payment_pending");
+        if (pending) throw new DomainError("payment_pending");
       }
       return false;
     },

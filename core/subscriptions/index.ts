@@ -172,9 +172,9 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
         const now = clock.now();
         const row = await lockRow(tx, userId, cheatId);
         const block = freezeBlock(row, now);
-        if (block) throw new DomainError("freeze_not_allowed", `subscription.block.${block}`);
+        if (block) throw new DomainError("freeze_not_allowed", `subscription.block.${block}`, { reason: block });
         const seconds = Math.floor((row!.expiresAt.getTime() - now.getTime()) / 1000);
-        if (seconds <= 0) throw new DomainError("freeze_not_allowed", "subscription.block.expired");
+        if (seconds <= 0) throw new DomainError("freeze_not_allowed", "subscription.block.expired", { reason: "expired" });
         await tx
           .update(subscriptions)
           .set({ frozenLength: seconds, frozenAt: now, freezeCount: sql`${subscriptions.freezeCount} + 1`, updatedAt: now })

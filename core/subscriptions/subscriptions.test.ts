@@ -107,8 +107,8 @@ describe("freeze", () => {
     const [running] = await subs.unfreeze(userId, 1);
     expect(running).toMatchObject({ state: "active", expires_at: iso(now() + kept * 1000), next_froze_date: iso(now() + 7 * DAY), freeze_block: "cooldown" });
     await expect(subs.unfreeze(userId, 1)).rejects.toMatchObject({ code: "conflict" });
-    await expect(subs.freeze(userId, 1)).rejects.toMatchObject({ code: "freeze_not_allowed", messageKey: "subscription.block.cooldown" });
-    await expect(subs.freeze(userId, 2)).rejects.toMatchObject({ code: "freeze_not_allowed", messageKey: "subscription.block.missing" });
+    await expect(subs.freeze(userId, 1)).rejects.toMatchObject({ code: "freeze_not_allowed", messageKey: "subscription.block.cooldown", details: { reason: "cooldown" } });
+    await expect(subs.freeze(userId, 2)).rejects.toMatchObject({ code: "freeze_not_allowed", messageKey: "subscription.block.missing", details: { reason: "missing" } });
   });
 
   it("ends long freezes as of their scheduled end, once, however late the job runs", async () => {

@@ -71,7 +71,7 @@ export function idempotent(): MiddlewareHandler<HonoEnv> {
       if (claimed.length === 1) break;
       const [first] = await db.select().from(idempotencyKeys).where(where);
       if (first) {
-        if (first.requestHash !== hash) throw new DomainError("conflict", "errors.idempotency_mismatch");
+        if (first.requestHash !== hash) throw new DomainError("idempotency_mismatch");
         if (first.httpStatus !== null) return replay(first);
         // The last attempt failed, or went silent: this one runs again (one waiting request claims
         // it). Behind the row lock of an attempt still committing, this waits for its outcome.
@@ -82,7 +82,7 @@ export function idempotent(): MiddlewareHandler<HonoEnv> {
           .returning({ key: idempotencyKeys.key });
         if (retry.length === 1) break;
       }
-      if (Date.now() > deadline) throw new DomainError("conflict", "errors.idempotency_in_progress");
+      if (Date.now() > deadline) throw new DomainError("idempotency_in_progress");
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
 
@@ -93,7 +93,7 @@ export function idempotent(): MiddlewareHandler<HonoEnv> {
         .where(and(where, isNull(idempotencyKeys.httpStatus)))
         .returning({ key: idempotencyKeys.key });
       // Another attempt stored its answer first: this effect rolls back, and its answer is replayed.
-      if (stored.length === 0) throw new DomainError("conflict", "errors.idempotency_in_progress");
+      if (stored.length === 0) throw new DomainError("idempotency_in_progress");
     });
     await next();
 

@@ -65,7 +65,7 @@ describe("purchases from the balance with an Idempotency-Key", () => {
     // The same key with another body: 409, nothing moves.
     const other = await purchase(buyer, 2, key);
     expect(other.status).toBe(409);
-    expect(other.body).toMatchObject({ status: false, code: "conflict", message: "This Idempotency-Key was already used for a different request." });
+    expect(other.body).toMatchObject({ status: false, code: "idempotency_mismatch", message: "This Idempotency-Key was already used for a different request." });
     // The same key on another money call is another request too.
     expect((await gift(buyer, { product_id: 1 }, key)).status).toBe(409);
     expect(await balanceOf(shop, buyer.id)).toBe(801);
@@ -221,7 +221,9 @@ describe("the built-in demo provider (no PayPal configured)", () => {
     const again = await shop.call("POST", "/v2/web/payment/paypal/order", { token: buyer.token, json: { amount: 1234 }, headers: { "idempotency-key": "demo-1" } });
     expect(again.body).toEqual(created.body);
     const capture = () => shop.call("POST", "/v2/web/payment/paypal/capture", { token: buyer.token, json: { order_id: orderId } });
-    expect((await capture()).status).toBe(409);
+    const early = await capture();
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe("payment_not_approved");
     expect(await shop.services.demoProvider!.approve(orderId)).toBe(true);
     const paid = await capture();
     expect(paid.status, paid.text).toBe(200);

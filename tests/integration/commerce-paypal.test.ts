@@ -86,7 +86,7 @@ describe("a top-up and a direct purchase, end to end", () => {
     // Not approved yet: nothing happens.
     const early = await capture(buyer, orderId);
     expect(early.status).toBe(409);
-    expect(early.body.message).toBe("The payment has not been approved yet.");
+    expect(early.body).toMatchObject({ status: false, code: "payment_not_approved", message: "The payment has not been approved yet." });
     expect(await rowsOf(shop, buyer.id)).toHaveLength(0);
 
     shop.paypal.approve(orderId);
@@ -283,11 +283,12 @@ describe("what is never applied", () => {
     shop.paypal.tamperNextCapture(tamper);
     const reply = await capture(buyer, order.id);
     expect(reply.status).toBe(409);
-    expect(reply.body).toMatchObject({ status: false, code: "conflict", message: "The payment does not match the order and was not applied. Please contact support." });
+    expect(reply.body).toMatchObject({ status: false, code: "payment_mismatch", message: "The payment does not match the order and was not applied. Please contact support." });
     // The return page tries again, and PayPal's webhook arrives: still nothing.
     expect((await capture(buyer, order.id)).status).toBe(409);
     const hook = await webhook(shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order));
     expect(hook.status).toBe(409);
+    expect(hook.body.code).toBe("payment_mismatch");
     expect(await rowsOf(shop, buyer.id)).toHaveLength(0);
     expect(await balanceOf(shop, buyer.id)).toBe(0);
     const row = await orderRow(order.id);
@@ -344,7 +345,7 @@ describe("PayPal failing or silent", () => {
     // The failed answer is not kept, but the key still belongs to that request.
     const other = await createOrder(buyer, { amount: 1900 }, key);
     expect(other.status).toBe(409);
-    expect(other.body.message).toBe("This Idempotency-Key was already used for a different request.");
+    expect(other.body).toMatchObject({ code: "idempotency_mismatch", message: "This Idempotency-Key was already used for a different request." });
 
     const retried = await createOrder(buyer, { amount: 1800 }, key);
     expect(retried.status, retried.text).toBe(200);

@@ -457,6 +457,7 @@ describe("events in an unusual order", () => {
     const refundEvent = shop.paypal.webhookEvent("PAYMENT.CAPTURE.REFUNDED", order, { refundId: shop.paypal.refund(order.id) });
     const early = await webhook(refundEvent);
     expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({ status: false, code: "payment_pending" });
     expect(await rowsOf(shop, buyer.id)).toHaveLength(0);
     expect((await webhook(shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order))).status).toBe(200);
     expect((await webhook(refundEvent)).status).toBe(200);

@@ -63,7 +63,7 @@ export async function loader({ context, request }: LoaderArgs) {
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     // The provider failed or has not settled yet: trying again may help. Anything else will not.
-    const retry = error.code === "payment_failed" || error.messageKey === "errors.payment_pending" || error.messageKey === "errors.payment_not_approved";
+    const retry = error.code === "payment_failed" || error.code === "payment_pending" || error.code === "payment_not_approved";
     const message = error.code === "not_found" ? t("return.noOrder") : t(error.messageKey, error.details.params);
     return page({ kind: "error", message, retry });
   }
