@@ -5,13 +5,13 @@
 // reference differs from what we created is never applied.
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { gifts, paymentOrders, transactions, users, type ProductSnapshot } from "../../db/schema/index.ts";
+import { gifts, paymentOrders, transactions, users, type PaymentOrderKind, type PaymentOrderStatus, type ProductSnapshot } from "../../db/schema/index.ts";
 import type { Locale } from "../../i18n/locales.ts";
-import type { Catalog } from "../catalog/index.ts";
-import { snapshot, toView, type Ledger, type TransactionView } from "../ledger/index.ts";
+import { fromSnapshot, soldProduct, toSnapshot, type Catalog, type SoldProduct } from "../catalog/index.ts";
+import { toTransaction, type Ledger, type Transaction } from "../ledger/index.ts";
 import type { Notifications } from "../notifications/index.ts";
 import type { Referrals } from "../referrals/index.ts";
-import type { Subscriptions, SubscriptionView } from "../subscriptions/index.ts";
+import type { Subscription, Subscriptions } from "../subscriptions/index.ts";
 import type { Suspensions } from "../suspensions/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
@@ -26,8 +26,24 @@ export { ProviderError, toDecimal, fromDecimal, type PaymentProvider } from "./p
 type Order = typeof paymentOrders.$inferSelect;
 type Logger = { error(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 
-export type CaptureResult = { transaction: TransactionView; balance: number; subscriptions: SubscriptionView[]; order: OrderView };
-export type OrderView = { order_id: string | null; kind: string; amount: number; currency: string; status: string; product_id: number | null };
+export type { PaymentOrderKind, PaymentOrderStatus };
+
+/** A payment order as its buyer sees it (docs/product/data.md#payment-orders). */
+export type PaymentOrder = {
+  /** The provider's order id (what the buyer's return carries); null until the provider made it. */
+  providerOrderId: string | null;
+  kind: PaymentOrderKind;
+  amount: number;
+  currency: string;
+  status: PaymentOrderStatus;
+  /** What the order sells, as it was sold; null for a top-up. */
+  product: SoldProduct | null;
+};
+
+/** An order made at the provider: where the buyer approves it. */
+export type CreatedOrder = { orderId: string; approveUrl: string };
+
+export type CaptureResult = { transaction: Transaction; balance: number; subscriptions: Subscription[]; order: PaymentOrder };
 
 export type Payments = ReturnType<typeof createPayments>;
 
@@ -50,13 +66,13 @@ export function createPayments(deps: {
   const digits = minorDigits(currency);
   const captureRef = (captureId: string) => `${provider.name}:capture:${captureId}`;
 
-  const orderView = (o: Order): OrderView => ({
-    order_id: o.providerOrderId,
+  const paymentOrder = (o: Order): PaymentOrder => ({
+    providerOrderId: o.providerOrderId,
     kind: o.kind,
     amount: o.amount,
     currency: o.currency,
     status: o.status,
-    product_id: o.productId,
+    product: productOf(o) ?? null,
   });
 
   function providerFailure(error: unknown): never {
@@ -73,10 +89,10 @@ export function createPayments(deps: {
    * top-up pays off what the buyer owes first (docs/product/money.md#owed); the referrer's reward is only
    * recorded here, pending (it is credited by the job after the hold).
    */
-  async function book(tx: Tx, order: Order, captureId: string): Promise<TransactionView> {
+  async function book(tx: Tx, order: Order, captureId: string): Promise<Transaction> {
     const now = clock.now();
     const reference = captureRef(captureId);
-    let transaction: TransactionView;
+    let transaction: Transaction;
     const product = order.kind === "product" ? productOf(order) : undefined;
     if (order.kind === "topup") {
       ({ transaction } = await ledger.credit(
@@ -93,7 +109,7 @@ export function createPayments(deps: {
       ));
     }
     await referrals.rewardPayment(tx, { buyerId: order.userId, paid: order.amount, reference, orderId: order.id, payerId: order.payerId });
-    if (product) await subscriptions.grantDays(tx, order.userId, product.cheat_id, product.params.days);
+    if (product) await subscriptions.grantDays(tx, order.userId, product.cheatId, product.days);
     await notifications.create(order.userId, "payment_completed", { amount: order.amount, currency: order.currency }, tx);
     return transaction;
   }
@@ -103,10 +119,10 @@ export function createPayments(deps: {
    * area's price, its days), whatever the catalogue says by the time PayPal reports the capture.
    * Orders made before the snapshot existed fall back to the catalogue.
    */
-  function productOf(order: Order): ProductSnapshot | undefined {
-    if (order.product) return order.product;
+  function productOf(order: Order): SoldProduct | undefined {
+    if (order.product) return fromSnapshot(order.product);
     const current = order.productId === null ? undefined : catalog.productById(order.productId);
-    return current ? snapshot(current) : undefined;
+    return current ? soldProduct(current) : undefined;
   }
 
   async function result(order: Order): Promise<CaptureResult> {
@@ -115,10 +131,10 @@ export function createPayments(deps: {
       : [];
     if (!row) throw new DomainError("payment_pending");
     return {
-      transaction: toView(row),
+      transaction: toTransaction(row),
       balance: await ledger.balanceOf(order.userId),
       subscriptions: await subscriptions.list(order.userId),
-      order: orderView(order),
+      order: paymentOrder(order),
     };
   }
 
@@ -209,15 +225,16 @@ export function createPayments(deps: {
       const coveredBefore = undone.get(item.id) ?? 0;
       const remaining = cost - coveredBefore;
       if (remaining <= 0) continue;
-      const product = item.products[0];
-      const step = { ...base, products: item.products, relatedId: item.id, reference: `${reference}:undo:${item.id}` };
+      const sold = item.products.map(fromSnapshot);
+      const product = sold[0];
+      const step = { ...base, products: sold, relatedId: item.id, reference: `${reference}:undo:${item.id}` };
       const code = item.type === "gift" ? codeOf.get(item.id) : undefined;
       if (item.type === "purchase" && product) {
         const need = Math.min(left, remaining);
-        const total = product.params.days * 86_400;
+        const total = product.days * 86_400;
         // Counted on the whole purchase, so partial refunds add up to exactly its days.
         const wanted = Math.floor((total * (coveredBefore + need)) / cost) - Math.floor((total * coveredBefore) / cost);
-        const removed = await subscriptions.revokeSeconds(tx, userId, product.cheat_id, wanted);
+        const removed = await subscriptions.revokeSeconds(tx, userId, product.cheatId, wanted);
         const covered = removed >= wanted ? need : Math.floor((cost * removed) / total);
         if (removed > 0 || covered > 0) await ledger.post(tx, { ...step, amount: 0, paid: -covered }, now);
         left -= covered;
@@ -243,9 +260,9 @@ export function createPayments(deps: {
   async function undoPurchase(tx: Tx, { kind, order, reference, amount, refundedBefore, now }: TakeBackStep): Promise<void> {
     const product = productOf(order);
     if (product && amount > 0) {
-      const total = product.params.days * 86_400;
+      const total = product.days * 86_400;
       const wanted = Math.round((total * (refundedBefore + amount)) / order.amount) - Math.round((total * refundedBefore) / order.amount);
-      await subscriptions.revokeSeconds(tx, order.userId, product.cheat_id, wanted);
+      await subscriptions.revokeSeconds(tx, order.userId, product.cheatId, wanted);
     }
     await ledger.post(
       tx,
@@ -273,19 +290,19 @@ export function createPayments(deps: {
     async createOrder(
       userId: number,
       input: { productId?: number; amount?: number; area: string; locale: Locale; requestKey?: string },
-    ): Promise<{ order_id: string; approve_url: string }> {
-      let kind: "topup" | "product";
+    ): Promise<CreatedOrder> {
+      let kind: PaymentOrderKind;
       let amount: number;
       let description: string;
       let productId: number | null = null;
       let sold: ProductSnapshot | null = null;
       if (input.productId !== undefined) {
-        const product = catalog.productsForArea(input.area).find((p) => p.id === input.productId);
+        const product = catalog.productInArea(input.productId, input.area);
         if (!product) throw new DomainError("not_found", "errors.product_not_found");
         kind = "product";
         amount = product.price;
         productId = product.id;
-        sold = snapshot(product);
+        sold = toSnapshot(soldProduct(product));
         description = product.title;
       } else if (input.amount !== undefined) {
         if (!Number.isInteger(input.amount) || input.amount < topup.min || input.amount > topup.max) {
@@ -321,7 +338,7 @@ export function createPayments(deps: {
       if (order.kind !== kind || order.productId !== productId || order.amount !== amount) {
         throw new DomainError("idempotency_mismatch");
       }
-      if (order.providerOrderId && order.approveUrl) return { order_id: order.providerOrderId, approve_url: order.approveUrl };
+      if (order.providerOrderId && order.approveUrl) return { orderId: order.providerOrderId, approveUrl: order.approveUrl };
       const prefix = input.locale === "ru" ? "" : `/${input.locale}`;
       const returnUrl = `${publicUrl}${prefix}/payment/paypal`;
       let created;
@@ -342,7 +359,7 @@ export function createPayments(deps: {
         .update(paymentOrders)
         .set({ providerOrderId: created.id, approveUrl: created.approveUrl, updatedAt: clock.now() })
         .where(eq(paymentOrders.id, order.id));
-      return { order_id: created.id, approve_url: created.approveUrl };
+      return { orderId: created.id, approveUrl: created.approveUrl };
     },
 
     /** The return page and payment/paypal/capture: capture at the provider, apply once. */
@@ -359,8 +376,8 @@ export function createPayments(deps: {
       return apply(order, capture);
     },
 
-    async order(userId: number, providerOrderId: string): Promise<OrderView> {
-      return orderView(await findOrder(providerOrderId, userId));
+    async order(userId: number, providerOrderId: string): Promise<PaymentOrder> {
+      return paymentOrder(await findOrder(providerOrderId, userId));
     },
 
     /** A PayPal webhook: its signature verified (without calling PayPal), then applied once. */

@@ -9,6 +9,17 @@ import { ok } from "../http/envelope.ts";
 import { requireAuth } from "../middleware/session.ts";
 import { idempotencyRecorder, idempotent } from "../middleware/idempotency.ts";
 import { DomainError } from "../../core/shared/errors.ts";
+import {
+  cheatStatisticsDto,
+  createdOrderDto,
+  giftResultDto,
+  purchaseDto,
+  redeemDto,
+  referralDto,
+  subscriptionsDto,
+  transactionDto,
+  transactionStatisticsDto,
+} from "./wire/commerce.ts";
 
 const id = z.number({ message: "validation.required" }).int("validation.invalid").positive("validation.invalid").max(MAX_ID, "validation.invalid");
 const CheatSchema = z.object({ cheat_id: id });
@@ -34,80 +45,77 @@ export function commerceRoutes() {
   api.get("/v2/web/user/transactions", async (c) => {
     const auth = requireAuth(c);
     const page = query(c, TransactionsQuery);
-    return ok(c, { data: await services(c).ledger.list(auth.user.id, page) });
+    return ok(c, { data: (await services(c).ledger.list(auth.user.id, page)).map(transactionDto) });
   });
 
-  api.get("/v2/web/user/subscriptions", async (c) => ok(c, { subscriptions: await services(c).subscriptions.list(requireAuth(c).user.id) }));
+  api.get("/v2/web/user/subscriptions", async (c) => ok(c, { subscriptions: subscriptionsDto(await services(c).subscriptions.list(requireAuth(c).user.id)) }));
 
   api.post("/v2/web/user/purchase", idempotent(), async (c) => {
     const auth = requireAuth(c);
     const { product_id } = await jsonBody(c, ProductSchema);
-    return ok(c, await services(c).purchases.purchase(auth.user.id, product_id, c.get("info").shoppingArea, { beforeCommit: idempotencyRecorder(c) }));
+    const result = await services(c).purchases.purchase(auth.user.id, product_id, c.get("info").shoppingArea, { beforeCommit: idempotencyRecorder(c, purchaseDto) });
+    return ok(c, purchaseDto(result));
   });
 
   api.post("/v2/web/user/subscriptions/freeze", async (c) => {
     const auth = requireAuth(c);
     const { cheat_id } = await jsonBody(c, CheatSchema);
-    return ok(c, { subscriptions: await services(c).subscriptions.freeze(auth.user.id, cheat_id) });
+    return ok(c, { subscriptions: subscriptionsDto(await services(c).subscriptions.freeze(auth.user.id, cheat_id)) });
   });
 
   api.post("/v2/web/user/subscriptions/unfreeze", async (c) => {
     const auth = requireAuth(c);
     const { cheat_id } = await jsonBody(c, CheatSchema);
-    return ok(c, { subscriptions: await services(c).subscriptions.unfreeze(auth.user.id, cheat_id) });
+    return ok(c, { subscriptions: subscriptionsDto(await services(c).subscriptions.unfreeze(auth.user.id, cheat_id)) });
   });
 
   api.get("/v2/web/user/statistics", async (c) => {
     const auth = requireAuth(c);
     const { cheat_id } = query(c, StatisticsQuery);
-    return ok(c, { statistics: await services(c).statistics.forCheat(auth.user.id, cheat_id) });
+    return ok(c, { statistics: cheatStatisticsDto(await services(c).statistics.forCheat(auth.user.id, cheat_id)) });
   });
 
-  api.get("/v2/web/user/statistics/transactions", async (c) => ok(c, { statistics: await services(c).statistics.transactions(requireAuth(c).user.id) }));
+  api.get("/v2/web/user/statistics/transactions", async (c) =>
+    ok(c, { statistics: transactionStatisticsDto(await services(c).statistics.transactions(requireAuth(c).user.id)) }),
+  );
 
-  api.get("/v2/web/user/referral", async (c) => ok(c, { referral: await services(c).referrals.summary(requireAuth(c).user.id) }));
+  api.get("/v2/web/user/referral", async (c) => ok(c, { referral: referralDto(await services(c).referrals.summary(requireAuth(c).user.id)) }));
 
   api.post("/v2/web/user/gift", idempotent(), async (c) => {
     const auth = requireAuth(c);
     const input = await jsonBody(c, GiftSchema);
-    return ok(
-      c,
-      await services(c).gifts.give(
-        auth.user.id,
-        { productId: input.product_id, recipient: input.recipient, area: c.get("info").shoppingArea },
-        { beforeCommit: idempotencyRecorder(c) },
-      ),
+    const result = await services(c).gifts.give(
+      auth.user.id,
+      { productId: input.product_id, recipient: input.recipient, area: c.get("info").shoppingArea },
+      { beforeCommit: idempotencyRecorder(c, giftResultDto) },
     );
+    return ok(c, giftResultDto(result));
   });
 
   api.post("/v2/web/user/gift/redeem", async (c) => {
     const auth = requireAuth(c);
     const { code } = await jsonBody(c, RedeemSchema);
-    const { subscriptions } = await services(c).gifts.redeem(auth.user.id, code);
-    return ok(c, { subscriptions });
+    return ok(c, redeemDto(await services(c).gifts.redeem(auth.user.id, code)));
   });
 
   api.post("/v2/web/payment/paypal/order", idempotent(), async (c) => {
     const auth = requireAuth(c);
     const input = await jsonBody(c, OrderSchema);
     const info = c.get("info");
-    return ok(
-      c,
-      await services(c).payments.createOrder(auth.user.id, {
-        productId: input.product_id,
-        amount: input.amount,
-        area: info.shoppingArea,
-        locale: info.locale,
-        requestKey: c.req.header("idempotency-key"),
-      }),
-    );
+    const order = await services(c).payments.createOrder(auth.user.id, {
+      productId: input.product_id,
+      amount: input.amount,
+      area: info.shoppingArea,
+      locale: info.locale,
+      requestKey: c.req.header("idempotency-key"),
+    });
+    return ok(c, createdOrderDto(order));
   });
 
   api.post("/v2/web/payment/paypal/capture", async (c) => {
     const auth = requireAuth(c);
     const { order_id } = await jsonBody(c, CaptureSchema);
-    const { transaction, balance, subscriptions } = await services(c).payments.capture(auth.user.id, order_id);
-    return ok(c, { transaction, balance, subscriptions });
+    return ok(c, purchaseDto(await services(c).payments.capture(auth.user.id, order_id)));
   });
 
   api.post("/v2/web/payment/paypal/webhook", async (c) => {

@@ -35,12 +35,14 @@ const STALE_MS = 60_000;
 export type IdempotencyRecorder = (tx: Tx, body: Record<string, unknown>) => Promise<void>;
 
 /**
- * The hook a handler passes to its use case, which calls it with the answer's body inside the
- * effect's transaction; undefined when the request carries no Idempotency-Key.
+ * The hook a handler passes to its use case, which calls it with its result inside the effect's
+ * transaction; `toBody` writes the result as the answer's body (the same mapping the handler
+ * answers with, so a replay is the first answer). Undefined when the request carries no
+ * Idempotency-Key.
  */
-export function idempotencyRecorder(c: Context<HonoEnv>): ((tx: Tx, result: object) => Promise<void>) | undefined {
+export function idempotencyRecorder<T>(c: Context<HonoEnv>, toBody: (result: T) => object): ((tx: Tx, result: T) => Promise<void>) | undefined {
   const record = c.get("idempotency");
-  return record && ((tx, result) => record(tx, { status: true, ...result }));
+  return record && ((tx, result) => record(tx, { status: true, ...toBody(result) }));
 }
 
 export function idempotent(): MiddlewareHandler<HonoEnv> {

@@ -42,15 +42,16 @@ async function ownOrder(context: AppLoadContext, request: Request) {
 export async function loader({ context, request }: LoaderArgs) {
   const { orderId, order } = await ownOrder(context, request);
   const { t, services } = context;
-  const product = order.product_id === null ? undefined : services.catalog.productById(order.product_id);
-  const game = product && services.catalog.cheatById(product.cheat_id);
+  // What the order sells, as it was sold (its area's price and days), whatever the catalogue says now.
+  const product = order.product;
+  const game = product && services.catalog.cheatById(product.cheatId);
   return {
     orderId,
     kind: order.kind,
     amount: order.amount,
     currency: order.currency,
     status: order.status,
-    item: product ? productName(t, game?.name ?? product.title, product.params.days) : null,
+    item: product ? productName(t, game?.name ?? product.title, product.days) : null,
     meta: { title: t("demo.title"), description: t("demo.lead") },
   };
 }

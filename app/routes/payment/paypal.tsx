@@ -26,7 +26,7 @@ type Outcome =
   | { kind: "cancelled" }
   | { kind: "error"; message: string; retry: boolean }
   | { kind: "topup"; amount: number; balance: number; currency: string }
-  | { kind: "product"; item: string; paid: number; currency: string; expiresAt: string | null; frozen: boolean; game: string | null };
+  | { kind: "product"; item: string; paid: number; currency: string; expiresAt: Date | null; frozen: boolean; game: string | null };
 
 export async function loader({ context, request }: LoaderArgs) {
   const auth = requireUser(context, request);
@@ -44,17 +44,17 @@ export async function loader({ context, request }: LoaderArgs) {
   if (!ORDER_ID.test(token)) return page({ kind: "error", message: t("return.noOrder"), retry: false });
   try {
     const { transaction, balance, subscriptions } = await services.payments.capture(auth.user.id, token);
-    const product = transaction.product;
+    const product = transaction.products[0];
     if (!product) return page({ kind: "topup", amount: transaction.amount, balance, currency: transaction.currency }, `${profile}/balance`);
-    const cheat = services.catalog.cheatById(product.cheat_id);
-    const sub = subscriptions.find((s) => s.cheat_id === product.cheat_id);
+    const cheat = services.catalog.cheatById(product.cheatId);
+    const sub = subscriptions.find((s) => s.cheatId === product.cheatId);
     return page(
       {
         kind: "product",
-        item: productName(t, cheat?.name ?? product.title, product.params.days),
+        item: productName(t, cheat?.name ?? product.title, product.days),
         paid: transaction.paid,
         currency: transaction.currency,
-        expiresAt: sub && sub.state === "active" ? sub.expires_at : null,
+        expiresAt: sub && sub.state === "active" ? sub.expiresAt : null,
         frozen: sub?.state === "frozen",
         game: cheat?.slug ?? null,
       },

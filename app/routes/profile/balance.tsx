@@ -28,14 +28,14 @@ import { requireProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
 import { parseAmount, parseId } from "../../lib/commerce.server.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
-import type { TransactionView } from "../../../core/ledger/index.ts";
+import type { Transaction } from "../../../core/ledger/index.ts";
 import type { MessageKey, Translate } from "../../../i18n/translate.ts";
 
 /** Transactions per page (docs/product/data.md#ledger). */
 const PAGE_SIZE = 10;
 
-/** A transaction as the list shows it: the ledger's view with its products named. */
-type Row = Omit<TransactionView, "products" | "product_id" | "product"> & { items: string[] };
+/** A transaction as the list shows it: the ledger's row with its products named. */
+type Row = Omit<Transaction, "products"> & { items: string[] };
 
 /** One page of transactions; a failure carries the status the page reacts to
  * (docs/product/routes.md#failed-calls-in-the-browser). */
@@ -56,16 +56,9 @@ export async function loader({ context, request, params }: LoaderArgs) {
   } else {
     try {
       const list = await services.ledger.list(auth.user.id, { limit: PAGE_SIZE, before: beforeId });
-      const rows = list.map((tx) => ({
-        id: tx.id,
-        type: tx.type,
-        amount: tx.amount,
-        paid: tx.paid,
-        currency: tx.currency,
-        status: tx.status,
-        source: tx.source,
-        created_at: tx.created_at,
-        items: tx.products.map((p) => productName(t, services.catalog.cheatById(p.cheat_id)?.name ?? p.title, p.params.days)),
+      const rows = list.map(({ products, ...tx }): Row => ({
+        ...tx,
+        items: products.map((p) => productName(t, services.catalog.cheatById(p.cheatId)?.name ?? p.title, p.days)),
       }));
       page = { ok: true, rows, done: rows.length < PAGE_SIZE };
     } catch (error) {
@@ -112,7 +105,7 @@ export async function action({ context, request, params }: ActionArgs) {
     if (fields.intent !== "topup") return redirect(selfPath(request));
     const amount = parseAmount(fields.amount, services.settings.SHOP_CURRENCY);
     const order = await services.payments.createOrder(auth.user.id, { amount, area: shoppingArea, locale });
-    return redirect(order.approve_url);
+    return redirect(order.approveUrl);
   } catch (error) {
     return formFailure(context, error, fields, "topup");
   }
@@ -285,7 +278,7 @@ function TransactionTable({ rows }: { rows: Row[] }) {
             return (
               <tr key={row.id}>
                 <td data-label={t("balance.tx.date")}>
-                  <time dateTime={row.created_at}>{formatDate(row.created_at)}</time>
+                  <time dateTime={row.createdAt.toISOString()}>{formatDate(row.createdAt)}</time>
                 </td>
                 <td data-label={t("balance.tx.type")}>{t(`tx.type.${row.type}`)}</td>
                 <td data-label={t("balance.tx.details")} className="details">

@@ -28,7 +28,7 @@ export function loader({ context, request }: LoaderArgs) {
   const games = services.catalog.cheats().map((c) => ({
     slug: c.slug,
     name: c.name,
-    products: services.catalog.productsFor(c.id, shoppingArea).map((p) => ({ id: p.id, days: p.params.days, price: p.price, currency: p.currency })),
+    products: services.catalog.productsFor(c.id, shoppingArea).map(({ id, days, price, currency }) => ({ id, days, price, currency })),
   }));
   const wantedGame = url.searchParams.get("game");
   const wantedProduct = parseId(url.searchParams.get("product"));
@@ -69,7 +69,7 @@ export async function action({ context, request }: ActionArgs) {
       const recipient = (fields.recipient ?? "").trim();
       if (recipient.length > RECIPIENT_MAX) throw new DomainError("validation_failed", "errors.validation_failed", { fields: { recipient: "validation.too_long" } });
       const { gift, balance } = await services.gifts.give(auth.user.id, { productId, recipient: recipient || undefined, area: shoppingArea });
-      const game = gameOf(gift.cheat_id);
+      const game = gameOf(gift.cheatId);
       return {
         ok: true as const,
         intent: "give" as const,
@@ -84,7 +84,7 @@ export async function action({ context, request }: ActionArgs) {
     }
     if (fields.intent === "redeem") {
       const { gift } = await services.gifts.redeem(auth.user.id, fields.code ?? "");
-      const game = gameOf(gift.cheat_id);
+      const game = gameOf(gift.cheatId);
       return { ok: true as const, intent: "redeem" as const, game: game?.name ?? "", gameSlug: game?.slug ?? "", days: gift.days };
     }
     return { ok: false as const };
