@@ -22,8 +22,7 @@ import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { randomString } from "../shared/tokens.ts";
 import { isSuspended } from "../suspensions/index.ts";
-
-const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+import { GIFT_CODE_ALPHABET, GIFT_CODE_LENGTH, normalizeGiftCode } from "./gift-code.ts";
 
 /**
  * A gift as the giver sees it. To an e-mail address: code and redeemed are null and delivered is
@@ -92,7 +91,7 @@ export function createGifts(deps: {
       }
       const game = catalog.cheatById(product.cheatId)?.name ?? String(product.cheatId);
       const from = giver.username ?? null;
-      const code = randomString(12, CODE_ALPHABET);
+      const code = randomString(GIFT_CODE_LENGTH, GIFT_CODE_ALPHABET);
       const base = { cheatId: product.cheatId, days: product.days };
       const gift: Gift = email
         ? { ...base, code: null, recipient: email, redeemed: null, delivered: true }
@@ -145,9 +144,10 @@ export function createGifts(deps: {
     },
 
     /** Redeems a gift code once, for the signed-in user. */
-    async redeem(userId: number, rawCode: string): Promise<RedeemResult> {
-      const code = rawCode.trim().toUpperCase().replace(/[\s-]/g, "");
-      if (!/^[A-Z0-9]{12}$/.test(code)) throw new DomainError("not_found", "errors.gift_not_found", { fields: { code: "validation.gift_code" } });
+    async redeem(userId: number, typed: string): Promise<RedeemResult> {
+      // Not a code at all: the same answer as a code nobody made.
+      const code = normalizeGiftCode(typed);
+      if (!code) throw new DomainError("not_found", "errors.gift_not_found", { fields: { code: "validation.gift_code" } });
       return db.transaction(async (tx) => {
         const now = clock.now();
         const [gift] = await tx

@@ -7,6 +7,9 @@ import { paymentOrders } from "../../db/schema/index.ts";
 import { sha256 } from "../shared/tokens.ts";
 import { toDecimal, ProviderError, type PaymentProvider } from "./provider.ts";
 
+/** The demo provider's order ids: "DEMO-" and 17 hex digits of the request id's hash. */
+export const DEMO_ORDER_ID = /^DEMO-[0-9A-F]{17}$/;
+
 export function createDemoProvider({ db, publicUrl, digits }: { db: Db; publicUrl: string; digits: number }): PaymentProvider & {
   approve(orderId: string): Promise<boolean>;
 } {

@@ -20,7 +20,8 @@ import { randomToken, sha256 } from "../shared/tokens.ts";
 import { fromDecimal, ProviderError, toDecimal, type PaymentProvider, type ProviderCapture } from "./provider.ts";
 
 export { createPayPal } from "./paypal.ts";
-export { createDemoProvider } from "./demo.ts";
+export { createDemoProvider, DEMO_ORDER_ID } from "./demo.ts";
+export { ORDER_ID } from "./payments.schema.ts";
 export { ProviderError, toDecimal, fromDecimal, type PaymentProvider } from "./provider.ts";
 
 type Order = typeof paymentOrders.$inferSelect;

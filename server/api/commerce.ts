@@ -9,6 +9,7 @@ import { ok } from "../http/envelope.ts";
 import { requireAuth } from "../middleware/session.ts";
 import { idempotencyRecorder, idempotent } from "../middleware/idempotency.ts";
 import { DomainError } from "../../core/shared/errors.ts";
+import { OrderIdSchema } from "../../core/payments/payments.schema.ts";
 import {
   cheatStatisticsDto,
   createdOrderDto,
@@ -29,7 +30,7 @@ const RedeemSchema = z.object({ code: z.string({ message: "validation.required" 
 const OrderSchema = z
   .object({ product_id: id.optional(), amount: z.number().int("validation.invalid").positive("validation.invalid").max(100_000_000).optional() })
   .refine((v) => (v.product_id === undefined) !== (v.amount === undefined), { message: "validation.product_or_amount", path: ["product_id"] });
-const CaptureSchema = z.object({ order_id: z.string({ message: "validation.required" }).regex(/^[A-Za-z0-9-]{1,64}$/, "validation.invalid") });
+const CaptureSchema = z.object({ order_id: OrderIdSchema });
 const TransactionsQuery = z.object({
   limit: z.coerce.number().int().min(1, "validation.limit").max(50, "validation.limit").default(10),
   skip: z.coerce.number().int().min(0, "validation.invalid").max(1_000_000).default(0),

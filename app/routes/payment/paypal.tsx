@@ -3,6 +3,7 @@
 // captures the order for the signed-in user — idempotent, so a reload shows the same result.
 import { Link, useLoaderData, useLocation, type MetaArgs } from "react-router";
 import { DomainError } from "../../../core/shared/errors.ts";
+import { ORDER_ID } from "../../../core/payments/payments.schema.ts";
 import { Logo } from "../../components/brand.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { productName } from "../../components/commerce.tsx";
@@ -19,8 +20,6 @@ export const links = () => [
   { rel: "stylesheet", href: accountStylesheet },
   { rel: "stylesheet", href: commerceStylesheet },
 ];
-
-const ORDER_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 type Outcome =
   | { kind: "cancelled" }
