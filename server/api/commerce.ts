@@ -1,15 +1,18 @@
 // Commerce API (docs/product/api.md#commerce-calls): transactions, purchases from balance, subscriptions with
 // freeze, statistics, referrals, gifts, and payments by PayPal (order, capture, webhook).
 import { Hono, type Context } from "hono";
-import { z } from "zod";
 import type { HonoEnv } from "../context.ts";
 import { jsonBody, query } from "../http/body.ts";
-import { MAX_ID } from "../http/input.ts";
 import { ok } from "../http/envelope.ts";
 import { requireAuth } from "../middleware/session.ts";
 import { idempotencyRecorder, idempotent } from "../middleware/idempotency.ts";
 import { DomainError } from "../../core/shared/errors.ts";
-import { OrderIdSchema } from "../../core/payments/payments.schema.ts";
+import { GiftSchema, RedeemSchema } from "../../core/gifts/gifts.schema.ts";
+import { TransactionsPageSchema } from "../../core/ledger/ledger.schema.ts";
+import { CaptureSchema, CreateOrderSchema } from "../../core/payments/payments.schema.ts";
+import { PurchaseSchema } from "../../core/purchases/purchases.schema.ts";
+import { CheatStatisticsSchema } from "../../core/statistics/statistics.schema.ts";
+import { FreezeSchema } from "../../core/subscriptions/subscriptions.schema.ts";
 import {
   cheatStatisticsDto,
   createdOrderDto,
@@ -22,30 +25,14 @@ import {
   transactionStatisticsDto,
 } from "./wire/commerce.ts";
 
-const id = z.number({ message: "validation.required" }).int("validation.invalid").positive("validation.invalid").max(MAX_ID, "validation.invalid");
-const CheatSchema = z.object({ cheat_id: id });
-const ProductSchema = z.object({ product_id: id });
-const GiftSchema = z.object({ product_id: id, recipient: z.string().trim().max(254).optional().transform((v) => v || undefined) });
-const RedeemSchema = z.object({ code: z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(64, "validation.too_long") });
-const OrderSchema = z
-  .object({ product_id: id.optional(), amount: z.number().int("validation.invalid").positive("validation.invalid").max(100_000_000).optional() })
-  .refine((v) => (v.product_id === undefined) !== (v.amount === undefined), { message: "validation.product_or_amount", path: ["product_id"] });
-const CaptureSchema = z.object({ order_id: OrderIdSchema });
-const TransactionsQuery = z.object({
-  limit: z.coerce.number().int().min(1, "validation.limit").max(50, "validation.limit").default(10),
-  skip: z.coerce.number().int().min(0, "validation.invalid").max(1_000_000).default(0),
-  // Transaction ids are bigserial: bounded by what a JS number holds exactly, not by int4.
-  before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER, "validation.invalid").optional(),
-});
-const StatisticsQuery = z.object({ cheat_id: z.coerce.number().int().positive().max(MAX_ID, "validation.invalid").default(1) });
-
+// Inputs are checked by the core's schemas (core/<area>/<area>.schema.ts), as the pages check theirs.
 export function commerceRoutes() {
   const api = new Hono<HonoEnv>();
   const services = (c: Context<HonoEnv>) => c.get("services");
 
   api.get("/v2/web/user/transactions", async (c) => {
     const auth = requireAuth(c);
-    const page = query(c, TransactionsQuery);
+    const page = query(c, TransactionsPageSchema);
     return ok(c, { data: (await services(c).ledger.list(auth.user.id, page)).map(transactionDto) });
   });
 
@@ -53,26 +40,26 @@ export function commerceRoutes() {
 
   api.post("/v2/web/user/purchase", idempotent(), async (c) => {
     const auth = requireAuth(c);
-    const { product_id } = await jsonBody(c, ProductSchema);
+    const { product_id } = await jsonBody(c, PurchaseSchema);
     const result = await services(c).purchases.purchase(auth.user.id, product_id, c.get("info").shoppingArea, { beforeCommit: idempotencyRecorder(c, purchaseDto) });
     return ok(c, purchaseDto(result));
   });
 
   api.post("/v2/web/user/subscriptions/freeze", async (c) => {
     const auth = requireAuth(c);
-    const { cheat_id } = await jsonBody(c, CheatSchema);
+    const { cheat_id } = await jsonBody(c, FreezeSchema);
     return ok(c, { subscriptions: subscriptionsDto(await services(c).subscriptions.freeze(auth.user.id, cheat_id)) });
   });
 
   api.post("/v2/web/user/subscriptions/unfreeze", async (c) => {
     const auth = requireAuth(c);
-    const { cheat_id } = await jsonBody(c, CheatSchema);
+    const { cheat_id } = await jsonBody(c, FreezeSchema);
     return ok(c, { subscriptions: subscriptionsDto(await services(c).subscriptions.unfreeze(auth.user.id, cheat_id)) });
   });
 
   api.get("/v2/web/user/statistics", async (c) => {
     const auth = requireAuth(c);
-    const { cheat_id } = query(c, StatisticsQuery);
+    const { cheat_id } = query(c, CheatStatisticsSchema);
     return ok(c, { statistics: cheatStatisticsDto(await services(c).statistics.forCheat(auth.user.id, cheat_id)) });
   });
 
@@ -101,7 +88,7 @@ export function commerceRoutes() {
 
   api.post("/v2/web/payment/paypal/order", idempotent(), async (c) => {
     const auth = requireAuth(c);
-    const input = await jsonBody(c, OrderSchema);
+    const input = await jsonBody(c, CreateOrderSchema);
     const info = c.get("info");
     const order = await services(c).payments.createOrder(auth.user.id, {
       productId: input.product_id,

@@ -15,12 +15,12 @@ import { formatDate, formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
-import { parseId } from "../../lib/commerce.server.ts";
+import { IdTextSchema } from "../../../core/shared/schema.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 
 /** The chosen product (has-active-product): one of the game's current products, else a redirect. */
 function chosenProduct(context: AppLoadContext, request: Request, gameId: number, gameSlug: string) {
-  const id = parseId(new URL(request.url).searchParams.get("product"));
+  const id = IdTextSchema.safeParse(new URL(request.url).searchParams.get("product")).data;
   const product = id === undefined ? undefined : context.services.catalog.productsFor(gameId, context.shoppingArea).find((p) => p.id === id);
   if (!product) throw redirect(localePath(context.locale, `/${gameSlug}/profile/subscription`));
   return product;
