@@ -17,12 +17,12 @@ import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { minorDigits } from "../shared/money.ts";
 import { randomToken, sha256 } from "../shared/tokens.ts";
-import { fromDecimal, ProviderError, toDecimal, type PaymentProvider, type ProviderCapture } from "./provider.ts";
+import { fromDecimal, ProviderError, toDecimal, WebhookRefused, type PaymentProvider, type ProviderCapture, type WebhookAction } from "./provider.ts";
 
 export { createPayPal } from "./paypal.ts";
 export { createDemoProvider, DEMO_ORDER_ID } from "./demo.ts";
 export { ORDER_ID } from "./payments.schema.ts";
-export { ProviderError, toDecimal, fromDecimal, type PaymentProvider } from "./provider.ts";
+export { ProviderError, WebhookRefused, toDecimal, fromDecimal, type PaymentProvider, type WebhookAction } from "./provider.ts";
 
 type Order = typeof paymentOrders.$inferSelect;
 type Logger = { error(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
@@ -141,7 +141,7 @@ export function createPayments(deps: {
 
   /** Applies a provider's capture to our order once; refuses one that does not match the order. */
   async function apply(order: Order, capture: ProviderCapture): Promise<CaptureResult> {
-    if (capture.status !== "COMPLETED" || !capture.captureId) throw new DomainError("payment_pending");
+    if (!capture.completed || !capture.captureId) throw new DomainError("payment_pending");
     const paid = capture.amount ? fromDecimal(capture.amount.value, digits) : undefined;
     const matches =
       paid === order.amount &&
@@ -381,69 +381,89 @@ export function createPayments(deps: {
       return paymentOrder(await findOrder(providerOrderId, userId));
     },
 
-    /** A PayPal webhook: its signature verified (without calling PayPal), then applied once. */
-    async webhook(headers: Record<string, string | undefined>, rawBody: string, event: unknown): Promise<{ applied: boolean }> {
-      let verified = false;
+    /**
+     * A provider's webhook (docs/product/money.md#paying-through-a-provider): the provider checks
+     * its signature and reads its event; what it asks for is applied once. An unreadable body is
+     * 400, one the provider did not sign 403.
+     */
+    async webhook(headers: Record<string, string | undefined>, rawBody: string): Promise<{ applied: boolean }> {
+      let action: WebhookAction;
       try {
-        verified = await provider.verifyWebhook(headers, rawBody);
+        action = await provider.parseWebhook(headers, rawBody);
       } catch (error) {
+        if (error instanceof WebhookRefused) {
+          throw error.why === "malformed" ? new DomainError("invalid_json") : new DomainError("forbidden", "errors.webhook_unverified");
+        }
         providerFailure(error);
       }
-      if (!verified) throw new DomainError("forbidden", "errors.webhook_unverified");
-      const { event_type: type, resource } = (event ?? {}) as { event_type?: string; resource?: Record<string, unknown> };
-      if (!resource) return { applied: false };
-      if (type === "PAYMENT.CAPTURE.COMPLETED") {
-        const related = (resource.supplementary_data as { related_ids?: { order_id?: string } } | undefined)?.related_ids?.order_id;
-        if (!related) return { applied: false };
-        // Only an order we do not know is acknowledged without effect (PayPal then stops
-        // resending it); any other failure, a database error above all, must answer 5xx so that
-        // PayPal delivers the event again.
-        const order = await findOrder(related).catch((error: unknown) => {
-          if (error instanceof DomainError && error.code === "not_found") return undefined;
-          throw error;
-        });
-        if (!order) return { applied: false };
-        // The capture event does not name the payer; the order does (a self-referral signal).
-        let payerId: string | undefined;
-        if (!order.captureId) {
-          try {
-            payerId = (await provider.getOrder(related)).payerId;
-          } catch (error) {
-            providerFailure(error);
+      return { applied: await this.applyWebhook(action) };
+    },
+
+    /** A verified webhook's action, in no provider's words; whether it changed anything. */
+    async applyWebhook(action: WebhookAction): Promise<boolean> {
+      switch (action.kind) {
+        case "captured": {
+          const { capture } = action;
+          // Only an order we do not know is acknowledged without effect (the provider then stops
+          // resending it); any other failure, a database error above all, must answer 5xx so that
+          // the provider delivers the event again.
+          const order = await findOrder(capture.orderId).catch((error: unknown) => {
+            if (error instanceof DomainError && error.code === "not_found") return undefined;
+            throw error;
+          });
+          if (!order) return false;
+          // A capture event may not name the payer; the order does (a self-referral signal).
+          let payerId = capture.payerId;
+          if (!order.captureId && payerId === undefined) {
+            try {
+              payerId = (await provider.getOrder(capture.orderId)).payerId;
+            } catch (error) {
+              providerFailure(error);
+            }
           }
+          await apply(order, { ...capture, payerId });
+          return true;
         }
-        const amount = resource.amount as { value?: string; currency_code?: string } | undefined;
-        await apply(order, {
-          orderId: related,
-          status: String(resource.status ?? ""),
-          captureId: typeof resource.id === "string" ? resource.id : undefined,
-          amount: amount?.value && amount.currency_code ? { value: amount.value, currency: amount.currency_code } : undefined,
-          referenceId: typeof resource.custom_id === "string" ? resource.custom_id : undefined,
-          payerId,
-        });
-        return { applied: true };
+        case "refunded":
+        case "reversed": {
+          const minor = fromDecimal(action.amount.value, digits);
+          if (minor === undefined || action.amount.currency !== currency) return false;
+          const kind = action.kind === "reversed" ? "reversal" : "refund";
+          return this.takeBack({ kind, captureId: action.captureId, eventId: action.eventId, amount: minor, orderRef: action.orderRef });
+        }
+        case "disputed":
+          return this.flagDispute(action.captureIds, action.disputeId);
+        case "expired":
+          return this.expire(action.orderId);
+        case "partial": {
+          // Money that matches no order is credited later (docs/product/money.md#not-built-yet); an
+          // operator sees it meanwhile. Nothing moves, and the order stays open.
+          const order = await findOrder(action.orderId).catch(() => undefined);
+          logger.warn({ orderId: order?.id, providerOrderId: action.orderId, amount: action.amount }, "partial payment: for operators");
+          return false;
+        }
+        case "ignored":
+          return false;
       }
-      if (type === "PAYMENT.CAPTURE.REFUNDED" || type === "PAYMENT.CAPTURE.REVERSED") {
-        // Both carry a refund-like resource whose "up" link is the capture.
-        const up = (resource.links as { rel?: string; href?: string }[] | undefined)?.find((l) => l.rel === "up")?.href;
-        const captureId = up?.split("/").pop();
-        const eventId = typeof resource.id === "string" ? resource.id : undefined;
-        const amount = resource.amount as { value?: string; currency_code?: string } | undefined;
-        const minor = amount?.value ? fromDecimal(amount.value, digits) : undefined;
-        if (!captureId || !eventId || minor === undefined || amount?.currency_code !== currency) return { applied: false };
-        const kind = type === "PAYMENT.CAPTURE.REVERSED" ? "reversal" : "refund";
-        const orderRef = typeof resource.custom_id === "string" ? resource.custom_id : undefined;
-        return { applied: await this.takeBack({ kind, captureId, eventId, amount: minor, orderRef }) };
-      }
-      if (type === "CUSTOMER.DISPUTE.CREATED") {
-        const disputeId = typeof resource.dispute_id === "string" ? resource.dispute_id : undefined;
-        const captures = ((resource.disputed_transactions as { seller_transaction_id?: unknown }[] | undefined) ?? [])
-          .map((t) => t.seller_transaction_id)
-          .filter((id): id is string => typeof id === "string" && id.length > 0 && id.length <= 64);
-        if (!disputeId || captures.length === 0) return { applied: false };
-        return { applied: await this.flagDispute(captures, disputeId) };
-      }
-      return { applied: false };
+    },
+
+    /**
+     * An order the provider gave up unpaid fails: it is never booked, whatever arrives for it
+     * later. One that was paid meanwhile stays as it is. Whether it changed anything.
+     */
+    async expire(providerOrderId: string): Promise<boolean> {
+      const failed = await db
+        .update(paymentOrders)
+        .set({ status: "failed", updatedAt: clock.now() })
+        .where(
+          and(
+            eq(paymentOrders.providerOrderId, providerOrderId),
+            eq(paymentOrders.provider, provider.name),
+            inArray(paymentOrders.status, ["created", "approved"]),
+          ),
+        )
+        .returning({ id: paymentOrders.id });
+      return failed.length > 0;
     },
 
     /**
