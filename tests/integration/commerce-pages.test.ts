@@ -4,7 +4,7 @@
 // core's domain types (dates and money through i18n/format.ts).
 import { describe, expect, it } from "vitest";
 import { formatDate, formatMoney } from "../../i18n/format.ts";
-import { register, topUp, useCommerceShop, type User } from "./commerce-kit.ts";
+import { GAMES, PRODUCTS, register, topUp, useCommerceShop, type User } from "./commerce-kit.ts";
 
 const shop = useCommerceShop({ pages: true });
 const origin = () => shop.services.settings.PUBLIC_URL;
@@ -59,7 +59,7 @@ describe("one input, one check, whichever door", () => {
   it("a recipient longer than any address is too long on the page and in the API; nothing is paid", async () => {
     const user = await register(shop, { balance: 5000 });
     const long = `${"a".repeat(250)}@example.com`;
-    const api = await shop.call("POST", "/v2/web/user/gift", { token: user.token, json: { product_id: 1, recipient: long } });
+    const api = await shop.call("POST", "/v2/web/user/gift", { token: user.token, json: { product_id: PRODUCTS.dota2.days1.id, recipient: long } });
     expect(api.status).toBe(400);
     expect(api.body.errors).toEqual({ recipient: "This value is too long." });
     const form = await post(user, "/en/give/subscription", { intent: "give", product: "1", recipient: long });
@@ -139,9 +139,9 @@ describe("pages read the domain types", () => {
 
   it("the subscription page shows the pass's end and the days it was bought for", async () => {
     const user = await register(shop, { balance: 5000 });
-    const bought = await shop.call("POST", "/v2/web/user/purchase", { token: user.token, json: { product_id: 3 } });
+    const bought = await shop.call("POST", "/v2/web/user/purchase", { token: user.token, json: { product_id: PRODUCTS.dota2.days30.id } });
     expect(bought.status, bought.text).toBe(200);
-    const sub = await shop.services.subscriptions.forCheat(user.id, 1);
+    const sub = await shop.services.subscriptions.forCheat(user.id, GAMES.dota2.id);
     const view = await page(user, "/en/dota2/profile/subscription");
     expect(view.text).toContain(formatDate(sub!.expiresAt));
     const overview = await page(user, "/en/dota2/profile");
