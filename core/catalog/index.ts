@@ -106,6 +106,10 @@ export function createCatalog({ db }: { db: Db }) {
     cheats: () => current().cheats,
     cheatBySlug: (slug: string) => current().cheatBySlug.get(slug),
     cheatById: (id: number) => current().cheats.find((c) => c.id === id),
+    /** A game's name for people (a notice, a mail); its id when the game is gone. */
+    gameName(cheatId: number): string {
+      return this.cheatById(cheatId)?.name ?? String(cheatId);
+    },
     /** The shopping area of a two-letter country code; no match is the global area. */
     areaForCountry(country: string | null | undefined): string {
       if (!country) return GLOBAL_AREA;

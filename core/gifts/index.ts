@@ -89,7 +89,7 @@ export function createGifts(deps: {
         if (!email) throw new DomainError("conflict", "errors.recipient_unavailable", { fields: { recipient: "validation.recipient_unavailable" } });
         recipient = undefined;
       }
-      const game = catalog.cheatById(product.cheatId)?.name ?? String(product.cheatId);
+      const game = catalog.gameName(product.cheatId);
       const from = giver.username ?? null;
       const code = randomString(GIFT_CODE_LENGTH, GIFT_CODE_ALPHABET);
       const base = { cheatId: product.cheatId, days: product.days };
@@ -157,7 +157,7 @@ export function createGifts(deps: {
           .returning();
         if (!gift) throw new DomainError("not_found", "errors.gift_not_found", { fields: { code: "validation.gift_code" } });
         await subscriptions.grantDays(tx, userId, gift.cheatId, gift.days);
-        const game = catalog.cheatById(gift.cheatId)?.name ?? String(gift.cheatId);
+        const game = catalog.gameName(gift.cheatId);
         const [giver] = await tx.select({ username: users.username }).from(users).where(eq(users.id, gift.giverId));
         await notifications.create(userId, "gift_received", { game, days: gift.days, from: giver?.username ?? ANONYMOUS_GIVER }, tx);
         return {

@@ -2,9 +2,9 @@
 // subscription and restarts an expired one; freezing keeps the remaining time to the second;
 // unfreezing (by the user, or by itself after FREEZE_MAX_DAYS) sets expires_at = now + that time.
 // Every change locks the subscription's row, so parallel freezes or unfreezes act once.
-import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { subscriptions } from "../../db/schema/index.ts";
+import { subscriptions, users } from "../../db/schema/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 
@@ -229,10 +229,11 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
     },
 
     /**
-     * Subscriptions that end within three days and were not told so for this expiry yet; each is
-     * marked notified in the same transaction (SKIP LOCKED: one process takes each row).
+     * Subscriptions that end within three days and were not told so for this expiry yet, with
+     * where to tell their owner; each is marked notified in the same transaction (SKIP LOCKED: one
+     * process takes each row).
      */
-    async claimExpiring(limit = 100): Promise<{ userId: number; cheatId: number; expiresAt: Date }[]> {
+    async claimExpiring(limit = 100): Promise<{ userId: number; cheatId: number; expiresAt: Date; owner: { email: string; locale: string } }[]> {
       const now = clock.now();
       const horizon = new Date(now.getTime() + 3 * DAY_MS);
       return db.transaction(async (tx) => {
@@ -252,7 +253,9 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
         for (const row of due) {
           await tx.update(subscriptions).set({ expiryNotifiedAt: now }).where(eq(subscriptions.id, row.id));
         }
-        return due.map((row) => ({ userId: row.userId, cheatId: row.cheatId, expiresAt: row.expiresAt }));
+        const owners = due.length === 0 ? [] : await tx.select({ id: users.id, email: users.email, locale: users.locale }).from(users).where(inArray(users.id, due.map((row) => row.userId)));
+        const ownerOf = new Map(owners.map(({ id, email, locale }) => [id, { email, locale }]));
+        return due.map((row) => ({ userId: row.userId, cheatId: row.cheatId, expiresAt: row.expiresAt, owner: ownerOf.get(row.userId)! }));
       });
     },
   };
