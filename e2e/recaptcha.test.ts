@@ -8,11 +8,12 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { MOBILE, screenshot, useBrowser } from "./fixtures/browser.ts";
 import { tickRecaptcha } from "./fixtures/recaptcha.ts";
+import { DEMO } from "../db/seed.ts";
 
 const session = useBrowser();
 const root = path.resolve(import.meta.dirname, "..");
 const catalog = (locale: string) => JSON.parse(readFileSync(path.join(root, "i18n/messages", `${locale}.json`), "utf8")) as Record<string, string>;
-const DEMO_USER = { email: "demo@example.com", password: "demo12345" };
+const DEMO_USER = DEMO.user;
 const WIDE = { width: 1440, height: 900 };
 
 describe.each([

@@ -9,6 +9,8 @@ export type ErrorCode =
   | "forbidden"
   | "not_found"
   | "conflict"
+  | "idempotency_mismatch"
+  | "idempotency_in_progress"
   | "rate_limited"
   | "insufficient_balance"
   | "freeze_not_allowed"
@@ -24,6 +26,9 @@ export type ErrorCode =
   | "recaptcha_failed"
   | "two_fa_required"
   | "payment_failed"
+  | "payment_pending"
+  | "payment_not_approved"
+  | "payment_mismatch"
   | "account_suspended";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -34,6 +39,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  idempotency_mismatch: 409,
+  idempotency_in_progress: 409,
   insufficient_balance: 409,
   freeze_not_allowed: 409,
   payload_too_large: 413,
@@ -48,6 +55,9 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   recaptcha_failed: 400,
   two_fa_required: 403,
   payment_failed: 502,
+  payment_pending: 409,
+  payment_not_approved: 409,
+  payment_mismatch: 409,
   account_suspended: 403,
 };
 
@@ -72,6 +82,8 @@ export class DomainError extends Error {
       /** field → i18n key, for validation_failed */
       fields?: Record<string, MessageKey>;
       retryAfterSeconds?: number;
+      /** Why, in a word callers may branch on where the code alone does not say (a freeze's block). */
+      reason?: string;
     } = {},
   ) {
     super(code);
