@@ -1,7 +1,6 @@
 // Accounts API (docs/product/api.md#account-calls): register, sign-in with 2FA, logout, password reset,
 // password and e-mail change, 2FA, e-mail preferences, SSO tickets, notifications.
 import { Hono, type Context } from "hono";
-import { getCookie } from "hono/cookie";
 import {
   ChangeEmailSchema,
   ChangePasswordSchema,
@@ -49,7 +48,7 @@ export function accountRoutes() {
 
   api.post("/v2/web/confirmTwoFa", async (c) => {
     const { code } = await jsonBody(c, ConfirmTwoFaSchema);
-    const token = bearerToken(c) ?? getCookie(c, PRE2FA_COOKIE);
+    const token = bearerToken(c) ?? cookieValue(c.req.header("cookie"), PRE2FA_COOKIE);
     const found = token ? await c.get("services").sessions.authenticate(token) : null;
     if (!found || found.session.kind !== "pre2fa") throw new DomainError("unauthenticated");
     const result = await accounts(c).confirmTwoFa(found.session.id, found.user.id, code, requestMeta(c));
