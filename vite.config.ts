@@ -68,4 +68,7 @@ function recordInputs(): Plugin {
 export default defineConfig({
   plugins: [serverSourcesExternal(), recordInputs(), reactRouter()],
   build: { assetsInlineLimit: 0 },
+  // `npm run dev`: the browser's dependencies are found by scanning the routes when the server
+  // starts, not on the first page view (which would have to reload the page once they are bundled).
+  optimizeDeps: { entries: ["app/entry.client.tsx", "app/root.tsx", "app/routes/**/*.tsx"] },
 });
