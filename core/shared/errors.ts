@@ -1,5 +1,7 @@
 // The one error type of the core: a stable code (docs/product/api.md#error-codes), an HTTP-like status and the
-// message key that the edge translates. Anything else thrown is a bug and answers 500.
+// message key that the edge translates. Anything else thrown is a bug and answers 500. A plain
+// class: the server, the routes and the tests share one copy of this module, so `instanceof`
+// holds everywhere (docs/decisions/0008-one-module-graph.md).
 import type { MessageKey, Params } from "../../i18n/translate.ts";
 
 export type ErrorCode =
@@ -61,17 +63,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   account_suspended: 403,
 };
 
-/**
- * The React Router server build bundles its own copy of this module, so an error thrown by the
- * core (loaded from source) must still be recognised there: `instanceof` checks a global brand.
- */
-const BRAND = Symbol.for("nova.DomainError");
-
 export class DomainError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === "object" && value !== null && BRAND in value;
-  }
-  readonly [BRAND] = true;
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
