@@ -6,41 +6,73 @@ import { cheats, products, sessions, shoppingAreaCountries, shoppingAreas, subsc
 
 export const DEMO_USER = { email: "demo@example.com", password: "demo12345", balance: 5000 } as const;
 
-const GAMES = [
-  { id: 1, slug: "dota2", name: "Dota 2", sort: 1 },
-  { id: 2, slug: "minecraft", name: "Minecraft", sort: 2 },
-  { id: 3, slug: "cs2", name: "Counter-Strike 2", sort: 3 },
-];
+const GAMES = {
+  dota2: { id: 1, slug: "dota2", name: "Dota 2", sort: 1 },
+  minecraft: { id: 2, slug: "minecraft", name: "Minecraft", sort: 2 },
+  cs2: { id: 3, slug: "cs2", name: "Counter-Strike 2", sort: 3 },
+} as const;
 
-/** Days → price in minor units. */
-const GLOBAL_PRICES: Record<number, number> = { 1: 199, 7: 799, 30: 1999, 90: 4999 };
-/** dota2's own prices in the CIS area, to exercise the fallback rule (docs/product/data.md#shopping-areas). */
-const CIS_PRICES: Record<number, number> = { 1: 149, 7: 599, 30: 1499, 90: 3799 };
-const CIS_COUNTRIES = ["RU", "BY", "KZ", "UA", "AM", "AZ", "GE", "KG", "MD", "TJ", "UZ"];
+type Game = (typeof GAMES)[keyof typeof GAMES];
+
+/** A product of the demo catalogue: its fixed id, game, area, days and price in minor units. */
+const product = <Id extends number, Days extends number, Price extends number>(id: Id, game: Game, area: "global" | "cis", days: Days, price: Price) =>
+  ({ id, cheatId: game.id, area, days, price, title: `${game.name} · ${days}d` }) as const;
+
+/**
+ * The demo catalogue by name (docs/product/data.md#demo-data), so that tests and tools say
+ * `DEMO.products.dota2.days30` rather than "product 3". Its rows are seeded with these fixed ids.
+ */
+export const DEMO = {
+  games: GAMES,
+  areas: { global: "global", cis: "cis" },
+  /** The countries of the CIS area; any of them picks its prices (with a trusted country header). */
+  cisCountries: ["RU", "BY", "KZ", "UA", "AM", "AZ", "GE", "KG", "MD", "TJ", "UZ"],
+  products: {
+    dota2: {
+      days1: product(1, GAMES.dota2, "global", 1, 199),
+      days7: product(2, GAMES.dota2, "global", 7, 799),
+      days30: product(3, GAMES.dota2, "global", 30, 1999),
+      days90: product(4, GAMES.dota2, "global", 90, 4999),
+    },
+    minecraft: {
+      days1: product(5, GAMES.minecraft, "global", 1, 199),
+      days7: product(6, GAMES.minecraft, "global", 7, 799),
+      days30: product(7, GAMES.minecraft, "global", 30, 1999),
+      days90: product(8, GAMES.minecraft, "global", 90, 4999),
+    },
+    cs2: {
+      days1: product(9, GAMES.cs2, "global", 1, 199),
+      days7: product(10, GAMES.cs2, "global", 7, 799),
+      days30: product(11, GAMES.cs2, "global", 30, 1999),
+      days90: product(12, GAMES.cs2, "global", 90, 4999),
+    },
+    /** dota2's own prices in the CIS area, to exercise the fallback rule (docs/product/data.md#shopping-areas). */
+    dota2Cis: {
+      days1: product(13, GAMES.dota2, "cis", 1, 149),
+      days7: product(14, GAMES.dota2, "cis", 7, 599),
+      days30: product(15, GAMES.dota2, "cis", 30, 1499),
+      days90: product(16, GAMES.dota2, "cis", 90, 3799),
+    },
+  },
+  user: DEMO_USER,
+} as const;
 
 export async function seedCatalog(db: Db, currency: string): Promise<void> {
-  await db.insert(cheats).values(GAMES).onConflictDoNothing();
+  await db.insert(cheats).values(Object.values(DEMO.games).map((game) => ({ ...game }))).onConflictDoNothing();
   await db
     .insert(shoppingAreas)
     .values([
-      { id: "global", name: "Global" },
-      { id: "cis", name: "CIS" },
+      { id: DEMO.areas.global, name: "Global" },
+      { id: DEMO.areas.cis, name: "CIS" },
     ])
     .onConflictDoNothing();
   await db
     .insert(shoppingAreaCountries)
-    .values(CIS_COUNTRIES.map((country) => ({ country, areaId: "cis" })))
+    .values(DEMO.cisCountries.map((country) => ({ country, areaId: DEMO.areas.cis })))
     .onConflictDoNothing();
-  const rows = [];
-  let id = 1;
-  for (const game of GAMES) {
-    for (const [days, price] of Object.entries(GLOBAL_PRICES)) {
-      rows.push({ id: id++, cheatId: game.id, shoppingArea: "global", days: Number(days), price, currency, title: `${game.name} · ${days}d` });
-    }
-  }
-  for (const [days, price] of Object.entries(CIS_PRICES)) {
-    rows.push({ id: id++, cheatId: 1, shoppingArea: "cis", days: Number(days), price, currency, title: `Dota 2 · ${days}d` });
-  }
+  const rows = Object.values(DEMO.products)
+    .flatMap((byDays) => Object.values(byDays))
+    .map((p) => ({ id: p.id, cheatId: p.cheatId, shoppingArea: p.area, days: p.days, price: p.price, currency, title: p.title }));
   await db.insert(products).values(rows).onConflictDoNothing();
   // Explicit ids leave the sequence behind; move it past them so later inserts don't collide.
   await db.execute(sql`select setval(pg_get_serial_sequence('products', 'id'), greatest((select max(id) from products), 1))`);
@@ -93,7 +125,7 @@ export async function seedDemoUser(
     });
     await tx.insert(subscriptions).values({
       userId: user.id,
-      cheatId: 1,
+      cheatId: DEMO.games.dota2.id,
       expiresAt: new Date(now.getTime() + 30 * 86_400_000),
     });
   });

@@ -16,14 +16,15 @@ import { LANG_TAG } from "../i18n/locales.ts";
 import { createTranslate } from "../i18n/translate.ts";
 import { screenshot, useBrowser } from "./fixtures/browser.ts";
 import { tickRecaptcha } from "./fixtures/recaptcha.ts";
+import { DEMO } from "../db/seed.ts";
 
 const session = useBrowser();
 const root = path.resolve(import.meta.dirname, "..");
 const catalog = (locale: string) => JSON.parse(readFileSync(path.join(root, "i18n/messages", `${locale}.json`), "utf8")) as Record<string, string>;
 
-const DEMO_USER = { email: "demo@example.com", password: "demo12345" };
+const DEMO_USER = DEMO.user;
 const PASSWORD = "violet tangerine orbit 42";
-const GAME = { slug: "dota2", name: "Dota 2" };
+const GAME = DEMO.games.dota2;
 /** The server's defaults (FREEZE_MAX_DAYS, FREEZE_COOLDOWN_DAYS); the e2e server sets neither. */
 const FREEZE_MAX_DAYS = 30;
 const FREEZE_COOLDOWN_DAYS = 7;

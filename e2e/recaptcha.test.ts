@@ -1,6 +1,6 @@
 // Sign-in with reCAPTCHA on, in Chromium (issue 7): the widget (the loopback stand-in of Google's
 // api.js, served at RECAPTCHA_SCRIPT_URL) appears inside the form — the page runs no script of
-// ours, the widget's own renders it (docs/decisions/0008-forms-on-the-server.md) — an unticked
+// ours, the widget's own renders it (docs/decisions/0009-forms-on-the-server.md) — an unticked
 // form is refused with the message in the page's language, a ticked one signs in; no console
 // error on the way (a CSP refusal of the script, a failed load would fail the test). The whole
 // journeys (register, 2FA, reset) run with it in accounts.test.ts.
@@ -9,11 +9,12 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { MOBILE, screenshot, useBrowser } from "./fixtures/browser.ts";
 import { tickRecaptcha } from "./fixtures/recaptcha.ts";
+import { DEMO } from "../db/seed.ts";
 
 const session = useBrowser();
 const root = path.resolve(import.meta.dirname, "..");
 const catalog = (locale: string) => JSON.parse(readFileSync(path.join(root, "i18n/messages", `${locale}.json`), "utf8")) as Record<string, string>;
-const DEMO_USER = { email: "demo@example.com", password: "demo12345" };
+const DEMO_USER = DEMO.user;
 const WIDE = { width: 1440, height: 900 };
 
 describe.each([

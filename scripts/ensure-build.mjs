@@ -1,5 +1,6 @@
-// Builds the app when ./build is missing or older than its sources. A lock folder keeps two
-// processes (say `npm start` and `npm test`) from building into the same folder at once.
+// Builds the app when ./build is missing or a file it holds changed (scripts/build-state.mjs). A
+// lock folder keeps two processes (say `npm start` and `npm test`) from building into the same
+// folder at once.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";

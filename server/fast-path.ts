@@ -4,17 +4,14 @@
 // answered here, on node:http, with the same headers, cookies, trace id and log line the Hono path
 // gives it; anything else (a miss, a request with credentials, a query string, the first visit to
 // "/") goes on to the app.
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { splitLocale } from "../i18n/locales.ts";
 import { carriesCredentials, cookieValue } from "./http/cookies.ts";
 import { pageViewCookies } from "./middleware/visitor.ts";
-import { shoppingAreaResolver } from "./middleware/request-info.ts";
+import { requestIdOf, shoppingAreaResolver } from "./middleware/request-info.ts";
 import { securityHeaderList } from "./middleware/security-headers.ts";
 import type { CachedPage } from "./pages.ts";
 import type { Services } from "./services.ts";
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function pageCacheFastPath(services: Services, lookup: (pathname: string, area: string) => CachedPage | undefined) {
   const { settings, logger } = services;
@@ -47,7 +44,7 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     if (!page) return false;
     const { body, headers } = raw(page);
     const incomingId = req.headers["x-request-id"];
-    const requestId = typeof incomingId === "string" && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
+    const requestId = requestIdOf(typeof incomingId === "string" ? incomingId : undefined);
     const { locale } = splitLocale(url);
     const setCookies = pageViewCookies({ t: cookieValue(cookies, "t"), locale: localeCookie }, locale, page.status, settings.secureCookies);
     res.writeHead(page.status, {

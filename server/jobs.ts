@@ -4,31 +4,23 @@
 // sessions, spent codes, ended rate-limit windows, old idempotency keys, sent mail bodies). Several
 // processes may run it at once: the claims use SKIP LOCKED, so each row is handled once, and the
 // purges are idempotent.
-import { inArray } from "drizzle-orm";
-import { users } from "../db/schema/index.ts";
 import type { PurgeResult } from "../core/retention/index.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Services } from "./services.ts";
 
 export async function runJobsOnce(services: Services): Promise<{ unfrozen: number; notified: number; released: number; purged: PurgeResult }> {
-  const { subscriptions, notifications, mailer, catalog, db, retention, referrals } = services;
+  const { subscriptions, notifications, mailer, catalog, retention, referrals } = services;
   const unfrozen = await subscriptions.endLongFreezes();
   for (const { userId, cheatId } of unfrozen) {
-    await notifications.create(userId, "freeze_ended", { game: catalog.cheatById(cheatId)?.name ?? String(cheatId) });
+    await notifications.create(userId, "freeze_ended", { game: catalog.gameName(cheatId) });
   }
   const expiring = await subscriptions.claimExpiring();
-  if (expiring.length > 0) {
-    const owners = await db.select({ id: users.id, email: users.email, locale: users.locale }).from(users).where(inArray(users.id, expiring.map((e) => e.userId)));
-    for (const item of expiring) {
-      const game = catalog.cheatById(item.cheatId)?.name ?? String(item.cheatId);
-      await notifications.create(item.userId, "subscription_expiring", { game, date: item.expiresAt.toISOString() });
-      const owner = owners.find((o) => o.id === item.userId);
-      if (owner) {
-        await mailer
-          .send({ to: owner.email, locale: owner.locale as Locale, template: "subscription_expiring", params: { game, date: item.expiresAt } })
-          .catch((err: unknown) => services.logger.error({ err }, "expiry mail failed"));
-      }
-    }
+  for (const item of expiring) {
+    const game = catalog.gameName(item.cheatId);
+    await notifications.create(item.userId, "subscription_expiring", { game, date: item.expiresAt.toISOString() });
+    await mailer
+      .send({ to: item.owner.email, locale: item.owner.locale as Locale, template: "subscription_expiring", params: { game, date: item.expiresAt } })
+      .catch((err: unknown) => services.logger.error({ err }, "expiry mail failed"));
   }
   // Referral rewards held for REFERRAL_HOLD_DAYS (docs/product/money.md#referrals).
   const released = await referrals.releaseDue();

@@ -2,12 +2,12 @@
 // closes the database on SIGTERM/SIGINT within 10 s.
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createServer } from "node:http";
+import { createServer, type RequestListener } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import type { Logger } from "pino";
 import { Redis } from "ioredis";
 import type { ServerBuild } from "react-router";
-import { openDatabase } from "../db/client.ts";
+import { openDatabase, type Database } from "../db/client.ts";
 import { retireDemoUser, seedCatalog, seedDemoUser } from "../db/seed.ts";
 import { loadCatalogs } from "../i18n/catalogs.ts";
 import { hashPassword, verifyPassword } from "../core/accounts/passwords.ts";
@@ -22,9 +22,10 @@ import { createLogger } from "./logging.ts";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const BUILD_DIR = path.join(root, "build");
 
-/** Everything but the listening socket: used by main and by in-process tests. */
-export async function bootServices(settings: Settings, options: { clock?: Clock; logger?: Logger } = {}): Promise<Services> {
-  const logger = options.logger ?? createLogger(settings.LOG_LEVEL);
+/** What a process opens once: the database (migrated, the demo data loaded) and Redis, when set. */
+export type Resources = { database: Database; redis?: Redis };
+
+export async function openResources(settings: Settings, logger: Logger): Promise<Resources> {
   const database = await openDatabase(settings.DATABASE_URL, { statementTimeoutMs: settings.DB_STATEMENT_TIMEOUT_MS });
   await seedCatalog(database.db, settings.SHOP_CURRENCY);
   // The demo user exists only on a run nobody else reaches (docs/product/operations.md#production-safety); one seeded by an earlier
@@ -32,9 +33,20 @@ export async function bootServices(settings: Settings, options: { clock?: Clock;
   if (settings.devConveniences) await seedDemoUser(database.db, settings.SHOP_CURRENCY, hashPassword);
   else await retireDemoUser(database.db, verifyPassword);
   const redis = settings.REDIS_URL ? await connectRedis(settings.REDIS_URL, logger) : undefined;
-  const services = createServices({ settings, database, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger, redis });
+  return { database, redis };
+}
+
+/** The services on opened resources (`npm run dev` makes them again after every edit, on the same database). */
+export async function servicesOn(settings: Settings, resources: Resources, options: { clock?: Clock; logger: Logger }): Promise<Services> {
+  const services = createServices({ settings, ...resources, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger: options.logger });
   await services.catalog.reload();
   return services;
+}
+
+/** Everything but the listening socket: used by main and by in-process tests. */
+export async function bootServices(settings: Settings, options: { clock?: Clock; logger?: Logger } = {}): Promise<Services> {
+  const logger = options.logger ?? createLogger(settings.LOG_LEVEL);
+  return servicesOn(settings, await openResources(settings, logger), { clock: options.clock, logger });
 }
 
 /**
@@ -69,21 +81,40 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
 }
 const REDIS_START_WAIT_MS = 3000;
 
-/** The node:http server: page-cache hits on the fast path, everything else through the app. */
-export function createHttpServer(services: Services, app: ReturnType<typeof createApp>) {
+/** node:http's handler of the shop: page-cache hits on the fast path, everything else through the app. */
+export function requestListener(services: Services, app: ReturnType<typeof createApp>): RequestListener {
   const appListener = getRequestListener(app.fetch);
   const fastPath = app.pages ? pageCacheFastPath(services, app.pages.lookup) : undefined;
+  return (req, res) => {
+    if (fastPath?.(req, res)) return;
+    void appListener(req, res);
+  };
+}
+
+/** The node:http server of the shop. */
+export function createHttpServer(services: Services, app: ReturnType<typeof createApp>) {
   const timeout = services.settings.REQUEST_TIMEOUT_MS;
   // A client gets REQUEST_TIMEOUT_MS to send its whole request, headers and body; node answers 408
   // and closes the connection after that, and checks every second rather than every 30 s.
-  return createServer({ requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: 1000 }, (req, res) => {
-    if (fastPath?.(req, res)) return;
-    void appListener(req, res);
-  });
+  return createServer({ requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: 1000 }, requestListener(services, app));
 }
 
+/** After the last request: the jobs, background work (mails after an answer), SMTP, Redis, the database. */
+export async function closeServices(services: Services, stopJobs: () => Promise<void>): Promise<void> {
+  await stopJobs();
+  await services.background.drain();
+  services.mailer.close();
+  await services.redis?.quit().catch(() => services.redis?.disconnect());
+  await services.database.close().catch((err) => services.logger.error({ err }, "closing the database failed"));
+}
+
+/**
+ * The page build: React Router's server bundle of app/. It imports core/, server/ and i18n/ from
+ * source, so it must be loaded by a process that loads TypeScript (tsx for `npm start`, Vitest in
+ * the tests), and it shares their one copy of each module (docs/decisions/0008-one-module-graph.md).
+ */
 export async function loadBuild(): Promise<ServerBuild> {
-  return (await import(pathToFileURL(path.join(BUILD_DIR, "server", "index.js")).href)) as ServerBuild;
+  return (await import(/* @vite-ignore */ pathToFileURL(path.join(BUILD_DIR, "server", "index.js")).href)) as ServerBuild;
 }
 
 export async function main(env: Record<string, string | undefined> = process.env) {
@@ -121,11 +152,7 @@ export async function main(env: Record<string, string | undefined> = process.env
     server.closeIdleConnections();
     server.close(async () => {
       clearTimeout(force);
-      await stopJobs();
-      await services.background.drain();
-      services.mailer.close();
-      await services.redis?.quit().catch(() => services.redis?.disconnect());
-      await services.database.close().catch((err) => logger.error({ err }, "closing the database failed"));
+      await closeServices(services, stopJobs);
       logger.info("stopped");
       process.exit(0);
     });

@@ -1,9 +1,10 @@
 // Pages: React Router renders them; guest views of public pages come from a page cache keyed by
 // path (which holds the locale), shopping area and catalogue version. The build is fixed for the
-// life of the process. The CSP allows inline scripts by hash, so a cached page keeps a strict CSP.
-// A request that carries credentials (a session cookie, an Authorization header) neither gets a
-// cached page nor stores the page it got, and a page rendered for a signed-in visitor is never
-// stored, however the request looked (issue 7). Pages honour the cookie only (middleware/session.ts).
+// life of the app (`npm run dev` makes a new app, cache and all, after an edit). The CSP allows
+// inline scripts by hash, so a cached page keeps a strict CSP. A request that carries credentials
+// (a session cookie, an Authorization header) neither gets a cached page nor stores the page it
+// got, and a page rendered for a signed-in visitor is never stored, however the request looked
+// (issue 7). Pages honour the cookie only (middleware/session.ts).
 import type { Context } from "hono";
 import { createRequestHandler, data, type ServerBuild } from "react-router";
 import type { HonoEnv, RequestInfo } from "./context.ts";
@@ -83,7 +84,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
   const cacheControl = "no-cache";
   // The reCAPTCHA widget loads its script (RECAPTCHA_SCRIPT_URL) and frames, only when a site key
   // is set. A page with the widget that does not hydrate loads the script itself (the render says
-  // so in X-Recaptcha-Script, docs/decisions/0008-forms-on-the-server.md); other pages that run
+  // so in X-Recaptcha-Script, docs/decisions/0009-forms-on-the-server.md); other pages that run
   // none of our scripts (the storefront, docs/decisions/0001) need none of its sources; every page
   // that does run ours keeps them, since a client-side navigation can bring a form with the
   // widget into it.

@@ -2,7 +2,7 @@
 // field wired from Conform's field metadata (its id, name, HTML constraints, aria-invalid and
 // aria-describedby pointing at the message) and the form's own message. The pages that only hold
 // forms do not hydrate, so Conform runs on the server there and costs the browser nothing
-// (docs/decisions/0008-forms-on-the-server.md); a page that hydrates and imports this module pays
+// (docs/decisions/0009-forms-on-the-server.md); a page that hydrates and imports this module pays
 // ~9 KiB gzip for it. No Zod here: constraints come as plain data.
 import { getFormProps, getInputProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import type { DefaultValue } from "@conform-to/dom";

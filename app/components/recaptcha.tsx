@@ -1,5 +1,5 @@
 // The reCAPTCHA checkbox of the sign-in, registration and reset forms (docs/product/accounts.md#recaptcha).
-// Those pages do not hydrate (docs/decisions/0008-forms-on-the-server.md), so the server renders
+// Those pages do not hydrate (docs/decisions/0009-forms-on-the-server.md), so the server renders
 // what Google's api.js needs to render the widget by itself: a `.g-recaptcha` placeholder with the
 // site key, inside the form (the widget's hidden `g-recaptcha-response` field posts with it), and
 // the script, deferred so that it finds the placeholder. No React owns what it renders there, so

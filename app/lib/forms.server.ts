@@ -1,12 +1,12 @@
 // Page forms on the server (they work without JavaScript, docs/product/routes.md#forms): read a
 // post into a Conform submission checked by the module's own schema, and answer a refused one —
 // by that schema or by a DomainError of the core — with Conform's reply, which the page's form
-// shows as its `lastResult` (docs/decisions/0008-forms-on-the-server.md).
+// shows as its `lastResult` (docs/decisions/0009-forms-on-the-server.md).
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type AppLoadContext } from "react-router";
 import { z } from "zod";
 import { DomainError } from "../../core/shared/errors.ts";
-import { issueKey } from "../../server/http/body.ts";
+import { issueKey, validate } from "../../server/http/body.ts";
 import { formAnswer, formReply, unreadSubmission, type Replyable } from "../../server/http/forms.ts";
 import { controlCharacterPath } from "../../server/http/input.ts";
 import { requireGuest } from "./guards.server.ts";
@@ -96,6 +96,10 @@ export async function readForm(request: Request): Promise<Record<string, string>
   const fields: Record<string, string> = {};
   for (const [key, value] of await postedForm(request)) if (typeof value === "string") fields[key] = value;
   return fields;
+}
+
+export function parseForm<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  return validate(schema, input);
 }
 
 /** Answers a failed submission; anything but a DomainError is a bug and goes to the error page. */

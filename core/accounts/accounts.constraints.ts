@@ -1,7 +1,7 @@
 // The accounts module's field limits without Zod. The input schemas (accounts.schema.ts) build on
 // these numbers, and the page forms write the constraints below into their HTML (required,
 // minLength, maxLength, pattern) while the server's schema does the checking: the browser gets
-// this file, never Zod, which would cost ~24 KiB gzip (docs/decisions/0008-forms-on-the-server.md).
+// this file, never Zod, which would cost ~24 KiB gzip (docs/decisions/0009-forms-on-the-server.md).
 // accounts.constraints.test.ts holds every constraint to its schema.
 
 /** A form field's HTML constraints, in the shape Conform's `constraint` option takes. */

@@ -3,23 +3,44 @@
 // of rendered pages notice the change.
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { cheats, products, shoppingAreaCountries, shoppingAreas } from "../../db/schema/index.ts";
+import { cheats, products, shoppingAreaCountries, shoppingAreas, type ProductSnapshot } from "../../db/schema/index.ts";
 
 export const GLOBAL_AREA = "global";
 
 export type Cheat = { id: number; slug: string; name: string };
 
-/** A product as the API shows it (docs/product/data.md#catalogue). */
+/** A product of the catalogue (docs/product/data.md#catalogue): days of one game's subscription, in one area. */
 export type Product = {
   id: number;
-  cheat_id: number;
-  shopping_area: string;
+  cheatId: number;
+  shoppingArea: string;
   type: "subscription";
-  params: { days: number };
+  days: number;
+  /** Minor units of `currency`. */
   price: number;
   currency: string;
   title: string;
 };
+
+/**
+ * A product as it was sold (docs/product/data.md#ledger): what a ledger row or a payment order
+ * keeps of it, whatever the catalogue says later. Its area is not kept.
+ */
+export type SoldProduct = Omit<Product, "shoppingArea" | "type"> & { type: string };
+
+export function soldProduct(product: Product): SoldProduct {
+  const { id, cheatId, type, days, price, currency, title } = product;
+  return { id, cheatId, type, days, price, currency, title };
+}
+
+/** The stored form of a sold product (the `products` and `product` JSON columns). */
+export function toSnapshot(product: SoldProduct): ProductSnapshot {
+  return { id: product.id, cheat_id: product.cheatId, type: product.type, params: { days: product.days }, price: product.price, currency: product.currency, title: product.title };
+}
+
+export function fromSnapshot(stored: ProductSnapshot): SoldProduct {
+  return { id: stored.id, cheatId: stored.cheat_id, type: stored.type, days: stored.params.days, price: stored.price, currency: stored.currency, title: stored.title };
+}
 
 type Snapshot = {
   cheats: Cheat[];
@@ -51,10 +72,10 @@ export function createCatalog({ db }: { db: Db }) {
       areaByCountry: new Map(countryRows.map((r) => [r.country, r.areaId])),
       products: productRows.map((p) => ({
         id: p.id,
-        cheat_id: p.cheatId,
-        shopping_area: p.shoppingArea,
+        cheatId: p.cheatId,
+        shoppingArea: p.shoppingArea,
         type: "subscription" as const,
-        params: { days: p.days },
+        days: p.days,
         price: p.price,
         currency: p.currency,
         title: p.title,
@@ -85,6 +106,10 @@ export function createCatalog({ db }: { db: Db }) {
     cheats: () => current().cheats,
     cheatBySlug: (slug: string) => current().cheatBySlug.get(slug),
     cheatById: (id: number) => current().cheats.find((c) => c.id === id),
+    /** A game's name for people (a notice, a mail); its id when the game is gone. */
+    gameName(cheatId: number): string {
+      return this.cheatById(cheatId)?.name ?? String(cheatId);
+    },
     /** The shopping area of a two-letter country code; no match is the global area. */
     areaForCountry(country: string | null | undefined): string {
       if (!country) return GLOBAL_AREA;
@@ -96,18 +121,18 @@ export function createCatalog({ db }: { db: Db }) {
      */
     productsForArea(area: string): Product[] {
       const all = current().products;
-      const ownCheats = new Set(all.filter((p) => p.shopping_area === area).map((p) => p.cheat_id));
+      const ownCheats = new Set(all.filter((p) => p.shoppingArea === area).map((p) => p.cheatId));
       return all.filter((p) =>
-        p.shopping_area === area ? true : p.shopping_area === GLOBAL_AREA && !ownCheats.has(p.cheat_id),
+        p.shoppingArea === area ? true : p.shoppingArea === GLOBAL_AREA && !ownCheats.has(p.cheatId),
       );
     },
     productsFor(cheatId: number, area: string): Product[] {
-      return this.productsForArea(area).filter((p) => p.cheat_id === cheatId);
+      return this.productsForArea(area).filter((p) => p.cheatId === cheatId);
+    },
+    /** A product the buyer's area offers (by the fallback rule); what buying, gifting and ordering accept. */
+    productInArea(productId: number, area: string): Product | undefined {
+      return this.productsForArea(area).find((p) => p.id === productId);
     },
     productById: (id: number) => current().products.find((p) => p.id === id),
-    /** A subscription product of the cheat in the area by its number of days. */
-    productByDays(cheatId: number, area: string, days: number): Product | undefined {
-      return this.productsFor(cheatId, area).find((p) => p.params.days === days);
-    },
   };
 }

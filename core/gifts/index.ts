@@ -11,31 +11,32 @@ import type { Locale } from "../../i18n/locales.ts";
 import { findUserByLogin } from "../accounts/accounts.store.ts";
 import { EmailSchema } from "../accounts/accounts.schema.ts";
 import type { RateLimiter, Rule } from "../ratelimit/index.ts";
-import type { Catalog } from "../catalog/index.ts";
-import { snapshot, type Ledger, type TransactionView } from "../ledger/index.ts";
+import { soldProduct, type Catalog } from "../catalog/index.ts";
+import type { Ledger, Transaction } from "../ledger/index.ts";
 import type { Mailer } from "../mail/index.ts";
 import type { Notifications } from "../notifications/index.ts";
-import type { Subscriptions, SubscriptionView } from "../subscriptions/index.ts";
+import type { Subscription, Subscriptions } from "../subscriptions/index.ts";
 import type { Background } from "../shared/background.ts";
 import type { BeforeCommit } from "../purchases/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { randomString } from "../shared/tokens.ts";
 import { isSuspended } from "../suspensions/index.ts";
-
-const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+import { GIFT_CODE_ALPHABET, GIFT_CODE_LENGTH, normalizeGiftCode } from "./gift-code.ts";
 
 /**
  * A gift as the giver sees it. To an e-mail address: code and redeemed are null and delivered is
  * true whatever became of it (docs/product/money.md#gifts); to a username: the code and redeemed true; as a
  * code: the code, redeemed false, delivered false.
  */
-export type GiftView = { code: string | null; cheat_id: number; days: number; recipient: string | null; redeemed: boolean | null; delivered: boolean };
+export type Gift = { code: string | null; cheatId: number; days: number; recipient: string | null; redeemed: boolean | null; delivered: boolean };
 
 /** How a notification names a giver without a username: translated when it is read. */
 const ANONYMOUS_GIVER = { t: "gift.anonymousGiver" } as const;
 
-export type GiftResult = { gift: GiftView; balance: number; transaction: TransactionView };
+export type GiftResult = { gift: Gift; balance: number; transaction: Transaction };
+
+export type RedeemResult = { subscriptions: Subscription[]; gift: Gift };
 
 export type Gifts = ReturnType<typeof createGifts>;
 
@@ -62,7 +63,7 @@ export function createGifts(deps: {
       input: { productId: number; recipient?: string; area: string },
       options: { beforeCommit?: BeforeCommit<GiftResult> } = {},
     ): Promise<GiftResult> {
-      const product = catalog.productsForArea(input.area).find((p) => p.id === input.productId);
+      const product = catalog.productInArea(input.productId, input.area);
       if (!product) throw new DomainError("not_found", "errors.product_not_found");
       const [giver] = await db.select().from(users).where(eq(users.id, giverId));
       if (!giver) throw new DomainError("unauthenticated");
@@ -88,11 +89,11 @@ export function createGifts(deps: {
         if (!email) throw new DomainError("conflict", "errors.recipient_unavailable", { fields: { recipient: "validation.recipient_unavailable" } });
         recipient = undefined;
       }
-      const game = catalog.cheatById(product.cheat_id)?.name ?? String(product.cheat_id);
+      const game = catalog.gameName(product.cheatId);
       const from = giver.username ?? null;
-      const code = randomString(12, CODE_ALPHABET);
-      const base = { cheat_id: product.cheat_id, days: product.params.days };
-      const gift: GiftView = email
+      const code = randomString(GIFT_CODE_LENGTH, GIFT_CODE_ALPHABET);
+      const base = { cheatId: product.cheatId, days: product.days };
+      const gift: Gift = email
         ? { ...base, code: null, recipient: email, redeemed: null, delivered: true }
         : recipient
           ? { ...base, code, recipient: recipient.username, redeemed: true, delivered: true }
@@ -101,15 +102,15 @@ export function createGifts(deps: {
         const now = clock.now();
         const { balance, transaction } = await ledger.post(
           tx,
-          { userId: giverId, type: "gift", amount: -product.price, paid: product.price, source: "balance", products: [snapshot(product)] },
+          { userId: giverId, type: "gift", amount: -product.price, paid: product.price, source: "balance", products: [soldProduct(product)] },
           now,
         );
         await tx.insert(gifts).values({
           giverId,
           code,
-          cheatId: product.cheat_id,
+          cheatId: product.cheatId,
           productId: product.id,
-          days: product.params.days,
+          days: product.days,
           recipientId: recipient?.id ?? null,
           redeemedBy: recipient?.id ?? null,
           redeemedAt: recipient ? now : null,
@@ -117,18 +118,18 @@ export function createGifts(deps: {
           createdAt: now,
         });
         if (recipient) {
-          await subscriptions.grantDays(tx, recipient.id, product.cheat_id, product.params.days);
-          await notifications.create(recipient.id, "gift_received", { game, days: product.params.days, from: from ?? ANONYMOUS_GIVER }, tx);
+          await subscriptions.grantDays(tx, recipient.id, product.cheatId, product.days);
+          await notifications.create(recipient.id, "gift_received", { game, days: product.days, from: from ?? ANONYMOUS_GIVER }, tx);
         }
         if (recipient || email) {
           // By e-mail, the giver is told of the address as typed, whether or not it is registered.
-          await notifications.create(giverId, "gift_sent", { game, days: product.params.days, to: email ?? recipient!.username ?? "" }, tx);
+          await notifications.create(giverId, "gift_sent", { game, days: product.days, to: email ?? recipient!.username ?? "" }, tx);
         }
         const done = { gift, balance, transaction };
         await options.beforeCommit?.(tx, done);
         return done;
       });
-      const days = product.params.days;
+      const days = product.days;
       if (recipient) {
         void background.run(() => mailer.send({ to: recipient.email, locale: recipient.locale as Locale, template: "gift_received", params: { game, days, from } }));
       } else if (email) {
@@ -143,9 +144,10 @@ export function createGifts(deps: {
     },
 
     /** Redeems a gift code once, for the signed-in user. */
-    async redeem(userId: number, rawCode: string): Promise<{ subscriptions: SubscriptionView[]; gift: GiftView }> {
-      const code = rawCode.trim().toUpperCase().replace(/[\s-]/g, "");
-      if (!/^[A-Z0-9]{12}$/.test(code)) throw new DomainError("not_found", "errors.gift_not_found", { fields: { code: "validation.gift_code" } });
+    async redeem(userId: number, typed: string): Promise<RedeemResult> {
+      // Not a code at all: the same answer as a code nobody made.
+      const code = normalizeGiftCode(typed);
+      if (!code) throw new DomainError("not_found", "errors.gift_not_found", { fields: { code: "validation.gift_code" } });
       return db.transaction(async (tx) => {
         const now = clock.now();
         const [gift] = await tx
@@ -155,12 +157,12 @@ export function createGifts(deps: {
           .returning();
         if (!gift) throw new DomainError("not_found", "errors.gift_not_found", { fields: { code: "validation.gift_code" } });
         await subscriptions.grantDays(tx, userId, gift.cheatId, gift.days);
-        const game = catalog.cheatById(gift.cheatId)?.name ?? String(gift.cheatId);
+        const game = catalog.gameName(gift.cheatId);
         const [giver] = await tx.select({ username: users.username }).from(users).where(eq(users.id, gift.giverId));
         await notifications.create(userId, "gift_received", { game, days: gift.days, from: giver?.username ?? ANONYMOUS_GIVER }, tx);
         return {
           subscriptions: await subscriptions.list(userId, tx),
-          gift: { code, cheat_id: gift.cheatId, days: gift.days, recipient: null, redeemed: true, delivered: false },
+          gift: { code, cheatId: gift.cheatId, days: gift.days, recipient: null, redeemed: true, delivered: false },
         };
       });
     },

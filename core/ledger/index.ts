@@ -5,9 +5,11 @@
 // and to what the user owes.
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { transactions, users, type ProductSnapshot, type TransactionType } from "../../db/schema/index.ts";
-import type { Product } from "../catalog/index.ts";
+import { transactions, users, type TransactionSource, type TransactionStatus, type TransactionType } from "../../db/schema/index.ts";
+import { fromSnapshot, toSnapshot, type SoldProduct } from "../catalog/index.ts";
 import { DomainError } from "../shared/errors.ts";
+
+export type { TransactionSource, TransactionStatus, TransactionType };
 
 export type Entry = {
   userId: number;
@@ -16,11 +18,11 @@ export type Entry = {
   amount: number;
   /** What was paid in this event, whatever the source. */
   paid?: number;
-  source: "balance" | "paypal" | "demo" | "system";
-  products?: ProductSnapshot[];
+  source: TransactionSource;
+  products?: SoldProduct[];
   /** Unique: an entry with a reference already booked is refused (a payment applies once). */
   reference?: string;
-  status?: "completed" | "reversed";
+  status?: TransactionStatus;
   /** Added to the user's `owed` (docs/product/money.md#owed): positive when a refund is left uncovered. */
   owedChange?: number;
   /** The payment order this row belongs to. */
@@ -29,27 +31,23 @@ export type Entry = {
   relatedId?: number;
 };
 
-export type TransactionView = {
+/** A row of the ledger as the user sees it (docs/product/data.md#ledger). */
+export type Transaction = {
   id: number;
   type: TransactionType;
+  /** Signed minor units this row added to the balance. */
   amount: number;
+  /** What was paid in this event (negative for money given back). */
   paid: number;
   currency: string;
-  status: string;
-  source: string;
-  created_at: string;
-  products: ProductSnapshot[];
-  product_id: number | null;
-  product: ProductSnapshot | null;
+  status: TransactionStatus;
+  source: TransactionSource;
+  createdAt: Date;
+  /** What was bought, as it was sold; the first is "the" product of a purchase or gift. */
+  products: SoldProduct[];
 };
 
-export function snapshot(product: Product): ProductSnapshot {
-  const { id, cheat_id, type, params, price, currency, title } = product;
-  return { id, cheat_id, type, params: { days: params.days }, price, currency, title };
-}
-
-export function toView(row: typeof transactions.$inferSelect): TransactionView {
-  const first = row.products[0] ?? null;
+export function toTransaction(row: typeof transactions.$inferSelect): Transaction {
   return {
     id: row.id,
     type: row.type,
@@ -58,10 +56,8 @@ export function toView(row: typeof transactions.$inferSelect): TransactionView {
     currency: row.currency,
     status: row.status,
     source: row.source,
-    created_at: row.createdAt.toISOString(),
-    products: row.products,
-    product_id: first?.id ?? null,
-    product: first,
+    createdAt: row.createdAt,
+    products: row.products.map(fromSnapshot),
   };
 }
 
@@ -72,7 +68,7 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
    * Moves the balance and books the entry, inside the caller's transaction. Throws
    * insufficient_balance when a spend would take the balance below zero.
    */
-  async function post(tx: Tx, entry: Entry, now: Date): Promise<{ balance: number; owed: number; transaction: TransactionView }> {
+  async function post(tx: Tx, entry: Entry, now: Date): Promise<{ balance: number; owed: number; transaction: Transaction }> {
     const owedChange = entry.owedChange ?? 0;
     const [user] = await tx
       .update(users)
@@ -94,7 +90,7 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
         currency,
         status: entry.status ?? "completed",
         source: entry.source,
-        products: entry.products ?? [],
+        products: (entry.products ?? []).map(toSnapshot),
         reference: entry.reference,
         owedChange,
         orderId: entry.orderId,
@@ -102,7 +98,7 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
         createdAt: now,
       })
       .returning();
-    return { balance: user.balance, owed: user.owed, transaction: toView(row!) };
+    return { balance: user.balance, owed: user.owed, transaction: toTransaction(row!) };
   }
 
   return {
@@ -112,7 +108,7 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
      * Credits money to the balance (a top-up, a released reward) and, when the user owes, pays that
      * off first (docs/product/money.md#owed): an `adjustment` row moves min(owed, balance) out of both.
      */
-    async credit(tx: Tx, entry: Entry, now: Date): Promise<{ balance: number; owed: number; transaction: TransactionView }> {
+    async credit(tx: Tx, entry: Entry, now: Date): Promise<{ balance: number; owed: number; transaction: Transaction }> {
       const credited = await post(tx, entry, now);
       const payOff = Math.min(credited.owed, credited.balance);
       if (payOff <= 0) return credited;
@@ -156,7 +152,7 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
      * (an id) pages by key, which stays as fast on page 50 as on page 1. Both use the
      * (user_id, id desc) index.
      */
-    async list(userId: number, page: { limit: number; skip?: number; before?: number }): Promise<TransactionView[]> {
+    async list(userId: number, page: { limit: number; skip?: number; before?: number }): Promise<Transaction[]> {
       const where = page.before !== undefined ? and(eq(transactions.userId, userId), lt(transactions.id, page.before)) : eq(transactions.userId, userId);
       const rows = await db
         .select()
@@ -165,7 +161,7 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
         .orderBy(desc(transactions.id))
         .limit(page.limit)
         .offset(page.before !== undefined ? 0 : (page.skip ?? 0));
-      return rows.map(toView);
+      return rows.map(toTransaction);
     },
 
     async balanceOf(userId: number): Promise<number> {

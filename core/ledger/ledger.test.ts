@@ -4,7 +4,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../db/client.ts";
 import { transactions, users } from "../../db/schema/index.ts";
+import { DEMO } from "../../db/seed.ts";
 import { createLedger, type Entry, type Ledger } from "./index.ts";
+
+/** 7 days of Dota 2, as sold. */
+const week = DEMO.products.dota2.days7;
+const sold = { id: week.id, cheatId: week.cheatId, type: "subscription", days: week.days, price: week.price, currency: "USD", title: week.title };
 
 let database: Database;
 let ledger: Ledger;
@@ -37,19 +42,22 @@ describe("post", () => {
     const userId = await newUser();
     const first = await post({ userId, type: "topup", amount: 1000, source: "system" });
     expect(first.balance).toBe(1000);
-    expect(first.transaction).toMatchObject({ type: "topup", amount: 1000, paid: 1000, currency: "USD", status: "completed", source: "system", products: [], product_id: null });
+    expect(first.transaction).toMatchObject({ type: "topup", amount: 1000, paid: 1000, currency: "USD", status: "completed", source: "system", products: [] });
+    expect(first.transaction.createdAt).toBeInstanceOf(Date);
     const spent = await post({
       userId,
       type: "purchase",
       amount: -799,
       paid: 799,
       source: "balance",
-      products: [{ id: 2, cheat_id: 1, type: "subscription", params: { days: 7 }, price: 799, currency: "USD", title: "Dota 2 · 7d" }],
+      products: [sold],
     });
     expect(spent.balance).toBe(201);
-    expect(spent.transaction).toMatchObject({ product_id: 2, product: { id: 2, params: { days: 7 } } });
+    expect(spent.transaction.products).toEqual([sold]);
     const rows = await database.db.select().from(transactions).where(eq(transactions.userId, userId));
     expect(rows.map((r) => r.balanceAfter)).toEqual([1000, 201]);
+    // Stored as the snapshot the API shows (docs/product/data.md#ledger).
+    expect(rows[1]!.products).toEqual([{ id: week.id, cheat_id: week.cheatId, type: "subscription", params: { days: 7 }, price: 799, currency: "USD", title: "Dota 2 · 7d" }]);
     expect(await ledger.balanceOf(userId)).toBe(201);
   });
 

@@ -5,7 +5,10 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { paymentOrders } from "../../db/schema/index.ts";
 import { sha256 } from "../shared/tokens.ts";
-import { toDecimal, ProviderError, type PaymentProvider } from "./provider.ts";
+import { toDecimal, ProviderError, WebhookRefused, type PaymentProvider, type ProviderCapture } from "./provider.ts";
+
+/** The demo provider's order ids: "DEMO-" and 17 hex digits of the request id's hash. */
+export const DEMO_ORDER_ID = /^DEMO-[0-9A-F]{17}$/;
 
 export function createDemoProvider({ db, publicUrl, digits }: { db: Db; publicUrl: string; digits: number }): PaymentProvider & {
   approve(orderId: string): Promise<boolean>;
@@ -14,10 +17,10 @@ export function createDemoProvider({ db, publicUrl, digits }: { db: Db; publicUr
     const [order] = await db.select().from(paymentOrders).where(and(eq(paymentOrders.providerOrderId, orderId), eq(paymentOrders.provider, "demo")));
     return order;
   }
-  const captureOf = (order: NonNullable<Awaited<ReturnType<typeof find>>>, status: string) => ({
+  const captureOf = (order: NonNullable<Awaited<ReturnType<typeof find>>>, completed: boolean): ProviderCapture => ({
     orderId: order.providerOrderId!,
-    status,
-    captureId: status === "COMPLETED" ? `DEMOCAP-${order.providerOrderId!.slice(5)}` : undefined,
+    completed,
+    captureId: completed ? `DEMOCAP-${order.providerOrderId!.slice(5)}` : undefined,
     amount: { value: toDecimal(order.amount, digits), currency: order.currency },
     referenceId: String(order.id),
   });
@@ -34,15 +37,21 @@ export function createDemoProvider({ db, publicUrl, digits }: { db: Db; publicUr
       const order = await find(orderId);
       if (!order) throw new ProviderError("demo order not found", 404, "RESOURCE_NOT_FOUND");
       if (order.status === "created") throw new ProviderError("demo order not approved", 422, "ORDER_NOT_APPROVED");
-      return captureOf(order, "COMPLETED");
+      return captureOf(order, true);
     },
     async getOrder(orderId) {
       const order = await find(orderId);
       if (!order) throw new ProviderError("demo order not found", 404, "RESOURCE_NOT_FOUND");
-      return captureOf(order, order.status === "created" ? "CREATED" : order.status === "approved" ? "APPROVED" : "COMPLETED");
+      return captureOf(order, order.status !== "created" && order.status !== "approved");
     },
-    async verifyWebhook() {
-      return false; // the demo provider sends no webhooks
+    async parseWebhook(_headers, rawBody) {
+      // The demo provider sends no webhooks: whatever is posted there is nobody's event.
+      try {
+        JSON.parse(rawBody);
+      } catch {
+        throw new WebhookRefused("malformed");
+      }
+      throw new WebhookRefused("unverified");
     },
     async approve(orderId) {
       const rows = await db

@@ -1,9 +1,13 @@
 // PayPal REST (Orders v2): OAuth client credentials with the token cached until it expires,
 // orders created with a PayPal-Request-Id (so a retry is the same order), capture, order lookup,
-// and webhook signatures verified here, with PayPal's certificate. Every call has a timeout.
+// and webhooks: signatures verified here, with PayPal's certificate, and events read into the
+// neutral actions of provider.ts. Every answer and event is read through a Zod schema, never a
+// cast: a shape PayPal did not promise is a ProviderError (an answer) or an ignored event. Every
+// call has a timeout.
 import { X509Certificate, verify, type KeyObject } from "node:crypto";
 import { crc32 } from "node:zlib";
-import { ProviderError, type CreateOrderInput, type PaymentProvider, type ProviderCapture } from "./provider.ts";
+import { z } from "zod";
+import { ProviderError, WebhookRefused, type CreateOrderInput, type PaymentProvider, type ProviderCapture, type WebhookAction } from "./provider.ts";
 
 /**
  * Webhook signatures (issue 7, point 13). The webhook endpoint is anonymous, so it must not be a way
@@ -38,16 +42,105 @@ export type PayPalOptions = {
   now?: () => number;
 };
 
-type PayPalOrder = {
-  id: string;
-  status: string;
-  payer?: { payer_id?: string };
-  links?: { href: string; rel: string }[];
-  purchase_units?: {
-    reference_id?: string;
-    payments?: { captures?: { id: string; status: string; amount: { value: string; currency_code: string } }[] };
-  }[];
-};
+// ---- PayPal's answers and events, as far as the shop reads them ----
+
+/** A field PayPal may leave out, or send in a shape we do not read: then it is absent. */
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
+const PayPalAmount = z.object({ value: z.string(), currency_code: z.string() });
+
+const PayPalToken = z.object({ access_token: z.string().min(1), expires_in: z.number().optional() });
+
+/** An error answer: its first issue (ORDER_NOT_APPROVED, ORDER_ALREADY_CAPTURED…) or its name. */
+const PayPalError = z.object({ name: z.string().optional(), details: z.array(z.object({ issue: z.string().optional() })).optional() });
+
+/** An order, as create, capture and get answer it (Orders v2). */
+const PayPalOrder = z.object({
+  id: z.string().min(1),
+  status: z.string(),
+  payer: lenient(z.object({ payer_id: lenient(z.string()) })),
+  links: lenient(z.array(z.object({ href: z.string(), rel: z.string() }))),
+  purchase_units: z
+    .array(
+      z.object({
+        reference_id: z.string().optional(),
+        payments: z.object({ captures: z.array(z.object({ id: z.string(), status: z.string(), amount: PayPalAmount })).optional() }).optional(),
+      }),
+    )
+    .optional(),
+});
+type PayPalOrder = z.infer<typeof PayPalOrder>;
+
+/** Any event: its type and resource; what a resource holds depends on the type. */
+const PayPalEvent = z.object({ event_type: z.string(), resource: z.record(z.string(), z.unknown()) });
+
+/** PAYMENT.CAPTURE.COMPLETED: a capture; the order it belongs to is in supplementary_data. */
+const CaptureResource = z.object({
+  id: lenient(z.string()),
+  status: lenient(z.string()),
+  amount: lenient(PayPalAmount),
+  custom_id: lenient(z.string()),
+  supplementary_data: lenient(z.object({ related_ids: z.object({ order_id: z.string().min(1) }) })),
+});
+
+/** PAYMENT.CAPTURE.REFUNDED and .REVERSED: a refund-like resource whose "up" link is the capture. */
+const RefundResource = z.object({
+  id: lenient(z.string().min(1)),
+  amount: lenient(PayPalAmount),
+  custom_id: lenient(z.string()),
+  links: lenient(z.array(z.object({ rel: lenient(z.string()), href: lenient(z.string()) }))),
+});
+
+/** CUSTOMER.DISPUTE.CREATED: the dispute and the captures (seller transactions) it is about. */
+const DisputeResource = z.object({
+  dispute_id: lenient(z.string().min(1)),
+  disputed_transactions: lenient(z.array(z.object({ seller_transaction_id: lenient(z.string()) }))),
+});
+
+const amountOf = (amount: z.infer<typeof PayPalAmount>) => ({ value: amount.value, currency: amount.currency_code });
+
+/** The neutral action of a verified PayPal event (docs/product/money.md#paypal: the events handled). */
+export function paypalWebhookAction(event: unknown): WebhookAction {
+  const parsed = PayPalEvent.safeParse(event);
+  if (!parsed.success) return { kind: "ignored", reason: "not an event with a resource" };
+  const { event_type: type, resource } = parsed.data;
+  if (type === "PAYMENT.CAPTURE.COMPLETED") {
+    const capture = CaptureResource.parse(resource);
+    const orderId = capture.supplementary_data?.related_ids.order_id;
+    if (!orderId) return { kind: "ignored", reason: "capture without its order" };
+    return {
+      kind: "captured",
+      capture: {
+        orderId,
+        completed: capture.status === "COMPLETED",
+        captureId: capture.id,
+        amount: capture.amount && amountOf(capture.amount),
+        referenceId: capture.custom_id,
+      },
+    };
+  }
+  if (type === "PAYMENT.CAPTURE.REFUNDED" || type === "PAYMENT.CAPTURE.REVERSED") {
+    const refund = RefundResource.parse(resource);
+    const captureId = refund.links?.find((l) => l.rel === "up")?.href?.split("/").pop();
+    if (!captureId || !refund.id || !refund.amount) return { kind: "ignored", reason: "refund without its capture, id or amount" };
+    return {
+      kind: type === "PAYMENT.CAPTURE.REVERSED" ? "reversed" : "refunded",
+      captureId,
+      eventId: refund.id,
+      amount: amountOf(refund.amount),
+      orderRef: refund.custom_id,
+    };
+  }
+  if (type === "CUSTOMER.DISPUTE.CREATED") {
+    const dispute = DisputeResource.parse(resource);
+    const captureIds = (dispute.disputed_transactions ?? [])
+      .map((t) => t.seller_transaction_id)
+      .filter((id): id is string => id !== undefined && id.length > 0 && id.length <= 64);
+    if (!dispute.dispute_id || captureIds.length === 0) return { kind: "ignored", reason: "dispute without its captures" };
+    return { kind: "disputed", disputeId: dispute.dispute_id, captureIds };
+  }
+  return { kind: "ignored", reason: `event ${type.slice(0, 64)}` };
+}
 
 export function createPayPal(options: PayPalOptions): PaymentProvider {
   const { clientId, clientSecret, apiBase, webhookId, timeoutMs = 8000 } = options;
@@ -67,6 +160,16 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
     }
   }
 
+  /** A JSON answer's text, parsed; a body that is not JSON is a ProviderError. */
+  async function jsonOf(response: Response): Promise<unknown> {
+    const text = await response.text();
+    try {
+      return text ? JSON.parse(text) : {};
+    } catch {
+      throw new ProviderError(`PayPal answered ${response.status} without JSON`, response.status);
+    }
+  }
+
   async function accessToken(): Promise<string> {
     if (token && token.expiresAt > now()) return token.value;
     const response = await call("/v1/oauth2/token", {
@@ -79,14 +182,15 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
       body: "grant_type=client_credentials",
     });
     if (!response.ok) throw new ProviderError(`PayPal token request failed (${response.status})`, response.status);
-    const body = (await response.json()) as { access_token?: string; expires_in?: number };
-    if (!body.access_token) throw new ProviderError("PayPal token answer without access_token");
+    const answer = PayPalToken.safeParse(await jsonOf(response));
+    if (!answer.success) throw new ProviderError("PayPal token answer without access_token");
     // Renew a minute early, so a token never expires between our check and PayPal's.
-    token = { value: body.access_token, expiresAt: now() + Math.max(0, (body.expires_in ?? 300) - 60) * 1000 };
+    token = { value: answer.data.access_token, expiresAt: now() + Math.max(0, (answer.data.expires_in ?? 300) - 60) * 1000 };
     return token.value;
   }
 
-  async function api<T>(method: string, path: string, body?: unknown, requestId?: string): Promise<T> {
+  /** A call to PayPal's API whose answer must have the shape of `schema`. */
+  async function api<S extends z.ZodType>(schema: S, method: string, path: string, body?: unknown, requestId?: string): Promise<z.infer<S>> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${await accessToken()}`,
       "content-type": "application/json",
@@ -95,19 +199,16 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
     };
     if (requestId) headers["PayPal-Request-Id"] = requestId;
     const response = await call(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : {};
-    } catch {
-      throw new ProviderError(`PayPal answered ${response.status} without JSON`, response.status);
-    }
+    const json = await jsonOf(response);
     if (response.status === 401) token = undefined;
     if (!response.ok) {
-      const issue = (json as { details?: { issue?: string }[] }).details?.[0]?.issue ?? (json as { name?: string }).name;
+      const error = PayPalError.safeParse(json);
+      const issue = error.success ? (error.data.details?.[0]?.issue ?? error.data.name) : undefined;
       throw new ProviderError(`PayPal ${method} ${path} failed (${response.status}${issue ? ` ${issue}` : ""})`, response.status, issue);
     }
-    return json as T;
+    const answer = schema.safeParse(json);
+    if (!answer.success) throw new ProviderError(`PayPal ${method} ${path} answered a shape we do not read`, response.status);
+    return answer.data;
   }
 
   /** A certificate URL we may fetch: a certificate path on a PayPal host. */
@@ -176,18 +277,37 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
     const capture = unit?.payments?.captures?.[0];
     return {
       orderId: order.id,
-      status: capture?.status ?? order.status,
+      completed: (capture?.status ?? order.status) === "COMPLETED",
       captureId: capture?.id,
-      amount: capture ? { value: capture.amount.value, currency: capture.amount.currency_code } : undefined,
+      amount: capture && amountOf(capture.amount),
       referenceId: unit?.reference_id,
-      payerId: typeof order.payer?.payer_id === "string" ? order.payer.payer_id.slice(0, 64) : undefined,
+      payerId: order.payer?.payer_id?.slice(0, 64),
     };
+  }
+
+  /** Whether the webhook's raw body carries PayPal's valid signature (throws when it cannot tell now). */
+  async function signedByPayPal(headers: Record<string, string | undefined>, rawBody: string): Promise<boolean> {
+    if (!webhookId) return false;
+    const h = (name: string) => headers[name] ?? headers[name.toLowerCase()];
+    const algo = h("paypal-auth-algo");
+    const certUrl = h("paypal-cert-url");
+    const transmissionId = h("paypal-transmission-id");
+    const signature = h("paypal-transmission-sig");
+    const time = h("paypal-transmission-time");
+    // Everything that costs no call first: a forged event fails here or at the signature.
+    if (!algo || !certUrl || !transmissionId || !signature || !time) return false;
+    if (algo !== "SHA256withRSA" || !TRANSMISSION_ID.test(transmissionId) || !SIGNATURE.test(signature) || time.length > 64) return false;
+    if (Number.isNaN(Date.parse(time)) || !certUrlAllowed(certUrl)) return false;
+    const key = await certKey(certUrl);
+    const message = `${transmissionId}|${time}|${webhookId}|${crc32(Buffer.from(rawBody, "utf8")) >>> 0}`;
+    return verify("sha256", Buffer.from(message, "utf8"), key, Buffer.from(signature, "base64"));
   }
 
   return {
     name: "paypal",
     async createOrder(input: CreateOrderInput) {
-      const order = await api<PayPalOrder>(
+      const order = await api(
+        PayPalOrder,
         "POST",
         "/v2/checkout/orders",
         {
@@ -213,7 +333,7 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
     },
     async captureOrder(orderId, requestId) {
       try {
-        return captureOf(await api<PayPalOrder>("POST", `/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`, {}, requestId));
+        return captureOf(await api(PayPalOrder, "POST", `/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`, {}, requestId));
       } catch (error) {
         // Captured before (say by the webhook's twin or another tab): read the order instead.
         if (error instanceof ProviderError && error.issue === "ORDER_ALREADY_CAPTURED") return this.getOrder(orderId);
@@ -221,23 +341,18 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
       }
     },
     async getOrder(orderId) {
-      return captureOf(await api<PayPalOrder>("GET", `/v2/checkout/orders/${encodeURIComponent(orderId)}`));
+      return captureOf(await api(PayPalOrder, "GET", `/v2/checkout/orders/${encodeURIComponent(orderId)}`));
     },
-    async verifyWebhook(headers, rawBody) {
-      if (!webhookId) return false;
-      const h = (name: string) => headers[name] ?? headers[name.toLowerCase()];
-      const algo = h("paypal-auth-algo");
-      const certUrl = h("paypal-cert-url");
-      const transmissionId = h("paypal-transmission-id");
-      const signature = h("paypal-transmission-sig");
-      const time = h("paypal-transmission-time");
-      // Everything that costs no call first: a forged event fails here or at the signature.
-      if (!algo || !certUrl || !transmissionId || !signature || !time) return false;
-      if (algo !== "SHA256withRSA" || !TRANSMISSION_ID.test(transmissionId) || !SIGNATURE.test(signature) || time.length > 64) return false;
-      if (Number.isNaN(Date.parse(time)) || !certUrlAllowed(certUrl)) return false;
-      const key = await certKey(certUrl);
-      const message = `${transmissionId}|${time}|${webhookId}|${crc32(Buffer.from(rawBody, "utf8")) >>> 0}`;
-      return verify("sha256", Buffer.from(message, "utf8"), key, Buffer.from(signature, "base64"));
+    async parseWebhook(headers, rawBody) {
+      // Not JSON at all is refused before anything else: no certificate is fetched for it.
+      let event: unknown;
+      try {
+        event = JSON.parse(rawBody);
+      } catch {
+        throw new WebhookRefused("malformed");
+      }
+      if (!(await signedByPayPal(headers, rawBody))) throw new WebhookRefused("unverified");
+      return paypalWebhookAction(event);
     },
   };
 }

@@ -1,38 +1,76 @@
-// What the shop needs of a payment provider: PayPal's Orders v2 flow (create → buyer approves →
-// capture), webhook verification. PayPal and the built-in demo provider both implement it.
+// What the shop needs of a payment provider: an order flow (create → the buyer approves at the
+// provider → capture) and its webhooks, in the provider's own words inside its own file
+// (paypal.ts, demo.ts) and in neutral words here. createPayments (index.ts) knows only these
+// types, so another provider (BTCPay, docs/product/later.md#more-payment-providers) is a new file
+// that implements PaymentProvider, not edits across the core.
 
 export type ProviderOrder = { id: string; status: string; approveUrl?: string };
 
-/** A completed (or not) capture as the provider reports it. */
+/** An amount as providers write it: a decimal string ("19.99") in an ISO 4217 currency. */
+export type ProviderAmount = { value: string; currency: string };
+
+/** A capture (or its absence) as the provider reports it. */
 export type ProviderCapture = {
+  /** The provider's order id. */
   orderId: string;
-  status: string;
+  /** The money is taken; anything else (created, approved, pending, denied) is not, or not yet. */
+  completed: boolean;
   captureId?: string;
-  amount?: { value: string; currency: string };
-  /** Our reference_id on the purchase unit: the shop's order id. */
+  amount?: ProviderAmount;
+  /** Our reference on the provider's order: the shop's order id. */
   referenceId?: string;
   /** The buyer's account at the provider (PayPal payer id), when the provider names it. */
   payerId?: string;
 };
 
+/**
+ * What a verified webhook asks of the shop (docs/product/money.md#paying-through-a-provider), after
+ * Medusa's getWebhookActionAndData: the provider reads its event, the core applies the action.
+ */
+export type WebhookAction =
+  /** A payment completed at the provider: book it once, as the capture call would. */
+  | { kind: "captured"; capture: ProviderCapture }
+  /** Money given back (a refund) or taken back by the buyer's bank (a chargeback) for a capture. */
+  | { kind: "refunded" | "reversed"; captureId: string; eventId: string; amount: ProviderAmount; orderRef?: string }
+  /** The buyer opened a dispute about these captures: flagged for operators, no money moves. */
+  | { kind: "disputed"; disputeId: string; captureIds: string[] }
+  /** The provider gave an order up unpaid (BTCPay's expired invoice): it fails, never to be booked. */
+  | { kind: "expired"; orderId: string }
+  /** Less than the order's amount arrived (BTCPay's partial payment): for operators, no money moves yet. */
+  | { kind: "partial"; orderId: string; amount?: ProviderAmount }
+  /** Nothing for the shop to do (an event it does not use, or one about nothing it knows). */
+  | { kind: "ignored"; reason: string };
+
 export type CreateOrderInput = {
   requestId: string;
   referenceId: string;
-  amount: { value: string; currency: string };
+  amount: ProviderAmount;
   description: string;
   returnUrl: string;
   cancelUrl: string;
 };
 
 export type PaymentProvider = {
+  /** Also the `source` of its ledger rows and the prefix of its references (a new one joins the schema's check). */
   name: "paypal" | "demo";
   createOrder(input: CreateOrderInput): Promise<ProviderOrder>;
   /** Captures an approved order; an order captured before answers with that capture. */
   captureOrder(orderId: string, requestId: string): Promise<ProviderCapture>;
   getOrder(orderId: string): Promise<ProviderCapture>;
-  /** Whether the webhook's raw body carries the provider's valid signature (throws when it cannot tell now). */
-  verifyWebhook(headers: Record<string, string | undefined>, rawBody: string): Promise<boolean>;
+  /**
+   * A webhook's raw body and headers → the action it asks for. The provider checks its own
+   * signature (without a call per event) and reads its own event format; throws WebhookRefused
+   * for a body that is not its event or not signed by it, ProviderError when it cannot tell now.
+   */
+  parseWebhook(headers: Record<string, string | undefined>, rawBody: string): Promise<WebhookAction>;
 };
+
+/** A webhook that is not the provider's: unreadable (`malformed`) or not signed by it (`unverified`). */
+export class WebhookRefused extends Error {
+  constructor(readonly why: "malformed" | "unverified") {
+    super(`webhook ${why}`);
+  }
+}
 
 /** The provider failed or did not answer in time: the buyer may retry. */
 export class ProviderError extends Error {

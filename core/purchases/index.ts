@@ -1,16 +1,16 @@
 // Buying a product from the balance (docs/product/money.md#buying-from-the-balance): the debit, its ledger entry and the days are
 // one database transaction; concurrent purchases serialise on the user's balance row.
 import type { Db, Tx } from "../../db/client.ts";
-import type { Catalog } from "../catalog/index.ts";
-import { snapshot, type Ledger, type TransactionView } from "../ledger/index.ts";
-import type { Subscriptions, SubscriptionView } from "../subscriptions/index.ts";
+import { soldProduct, type Catalog } from "../catalog/index.ts";
+import type { Ledger, Transaction } from "../ledger/index.ts";
+import type { Subscription, Subscriptions } from "../subscriptions/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 
 /** Runs inside a use case's transaction, with its result, just before the commit. */
 export type BeforeCommit<T> = (tx: Tx, result: T) => Promise<void>;
 
-export type PurchaseResult = { subscriptions: SubscriptionView[]; balance: number; transaction: TransactionView };
+export type PurchaseResult = { subscriptions: Subscription[]; balance: number; transaction: Transaction };
 
 export type Purchases = ReturnType<typeof createPurchases>;
 
@@ -22,15 +22,15 @@ export function createPurchases(deps: { db: Db; clock: Clock; catalog: Catalog; 
      * transaction with the result (an Idempotency-Key's answer is stored with the effect).
      */
     async purchase(userId: number, productId: number, area: string, options: { beforeCommit?: BeforeCommit<PurchaseResult> } = {}): Promise<PurchaseResult> {
-      const product = catalog.productsForArea(area).find((p) => p.id === productId);
+      const product = catalog.productInArea(productId, area);
       if (!product) throw new DomainError("not_found", "errors.product_not_found");
       return db.transaction(async (tx) => {
         const { balance, transaction } = await ledger.post(
           tx,
-          { userId, type: "purchase", amount: -product.price, paid: product.price, source: "balance", products: [snapshot(product)] },
+          { userId, type: "purchase", amount: -product.price, paid: product.price, source: "balance", products: [soldProduct(product)] },
           clock.now(),
         );
-        await subscriptions.grantDays(tx, userId, product.cheat_id, product.params.days);
+        await subscriptions.grantDays(tx, userId, product.cheatId, product.days);
         const result = { balance, transaction, subscriptions: await subscriptions.list(userId, tx) };
         await options.beforeCommit?.(tx, result);
         return result;

@@ -20,6 +20,17 @@ const SAME_ADDRESS_WINDOW_MS = 30 * DAY_MS;
 
 export type SelfReferralSignal = "same_visitor" | "same_payer" | "same_signup_address";
 
+/** A user's referral link and what it brought (docs/product/money.md#referrals). */
+export type ReferralSummary = {
+  code: string;
+  link: string;
+  /** Users registered with this user as referrer. */
+  invited: number;
+  /** Minor units kept of released rewards (after any reversal). */
+  earned: number;
+  percent: number;
+};
+
 export type Referrals = ReturnType<typeof createReferrals>;
 
 export function createReferrals(deps: { db: Db; ledger: Ledger; notifications: Notifications; clock: Clock; percent: number; holdDays: number; publicUrl: string }) {
@@ -58,7 +69,7 @@ export function createReferrals(deps: { db: Db; ledger: Ledger; notifications: N
   return {
     percent,
 
-    async summary(userId: number) {
+    async summary(userId: number): Promise<ReferralSummary> {
       const [user] = await db.select({ code: users.referralCode }).from(users).where(eq(users.id, userId));
       if (!user) throw new DomainError("not_found");
       const [invited] = await db.select({ n: count() }).from(users).where(eq(users.referrerId, userId));

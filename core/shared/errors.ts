@@ -1,5 +1,7 @@
 // The one error type of the core: a stable code (docs/product/api.md#error-codes), an HTTP-like status and the
-// message key that the edge translates. Anything else thrown is a bug and answers 500.
+// message key that the edge translates. Anything else thrown is a bug and answers 500. A plain
+// class: the server, the routes and the tests share one copy of this module, so `instanceof`
+// holds everywhere (docs/decisions/0008-one-module-graph.md).
 import type { MessageKey, Params } from "../../i18n/translate.ts";
 
 export type ErrorCode =
@@ -9,6 +11,8 @@ export type ErrorCode =
   | "forbidden"
   | "not_found"
   | "conflict"
+  | "idempotency_mismatch"
+  | "idempotency_in_progress"
   | "rate_limited"
   | "insufficient_balance"
   | "freeze_not_allowed"
@@ -24,6 +28,9 @@ export type ErrorCode =
   | "recaptcha_failed"
   | "two_fa_required"
   | "payment_failed"
+  | "payment_pending"
+  | "payment_not_approved"
+  | "payment_mismatch"
   | "account_suspended";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -34,6 +41,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  idempotency_mismatch: 409,
+  idempotency_in_progress: 409,
   insufficient_balance: 409,
   freeze_not_allowed: 409,
   payload_too_large: 413,
@@ -48,20 +57,13 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   recaptcha_failed: 400,
   two_fa_required: 403,
   payment_failed: 502,
+  payment_pending: 409,
+  payment_not_approved: 409,
+  payment_mismatch: 409,
   account_suspended: 403,
 };
 
-/**
- * The React Router server build bundles its own copy of this module, so an error thrown by the
- * core (loaded from source) must still be recognised there: `instanceof` checks a global brand.
- */
-const BRAND = Symbol.for("nova.DomainError");
-
 export class DomainError extends Error {
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === "object" && value !== null && BRAND in value;
-  }
-  readonly [BRAND] = true;
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
@@ -72,6 +74,8 @@ export class DomainError extends Error {
       /** field → i18n key, for validation_failed */
       fields?: Record<string, MessageKey>;
       retryAfterSeconds?: number;
+      /** Why, in a word callers may branch on where the code alone does not say (a freeze's block). */
+      reason?: string;
     } = {},
   ) {
     super(code);

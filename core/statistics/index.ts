@@ -3,11 +3,32 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { subscriptions, transactions } from "../../db/schema/index.ts";
 
+/** What a user bought of one game (docs/product/api.md#commerce-calls). */
+export type CheatStatistics = {
+  cheatId: number;
+  /** Days bought (from the balance or by provider), not gifts. */
+  totalDays: number;
+  totalSpent: number;
+  purchases: number;
+  freezes: number;
+  /** When the subscription to the game began; null without one. */
+  activeSince: Date | null;
+  expiresAt: Date | null;
+};
+
+/** All of a user's transactions, by month (UTC, "YYYY-MM", newest first). */
+export type TransactionStatistics = {
+  count: number;
+  totalSpent: number;
+  totalToppedUp: number;
+  byMonth: { month: string; spent: number; toppedUp: number }[];
+};
+
 export type Statistics = ReturnType<typeof createStatistics>;
 
 export function createStatistics({ db }: { db: Db }) {
   return {
-    async forCheat(userId: number, cheatId: number) {
+    async forCheat(userId: number, cheatId: number): Promise<CheatStatistics> {
       // Purchases (from balance or by provider) of this cheat's products.
       const [totals] = await db
         .select({
@@ -28,17 +49,17 @@ export function createStatistics({ db }: { db: Db }) {
         .from(subscriptions)
         .where(and(eq(subscriptions.userId, userId), eq(subscriptions.cheatId, cheatId)));
       return {
-        cheat_id: cheatId,
-        total_days: Number(totals?.days ?? 0),
-        total_spent: Number(totals?.spent ?? 0),
+        cheatId,
+        totalDays: Number(totals?.days ?? 0),
+        totalSpent: Number(totals?.spent ?? 0),
         purchases: Number(totals?.purchases ?? 0),
         freezes: sub?.freezeCount ?? 0,
-        active_since: sub?.createdAt.toISOString() ?? null,
-        expires_at: sub?.expiresAt.toISOString() ?? null,
+        activeSince: sub?.createdAt ?? null,
+        expiresAt: sub?.expiresAt ?? null,
       };
     },
 
-    async transactions(userId: number) {
+    async transactions(userId: number): Promise<TransactionStatistics> {
       const spentTypes = sql`${transactions.type} in ('purchase', 'gift')`;
       const rows = await db
         .select({
@@ -51,12 +72,12 @@ export function createStatistics({ db }: { db: Db }) {
         .where(eq(transactions.userId, userId))
         .groupBy(sql`1`)
         .orderBy(sql`1 desc`);
-      const byMonth = rows.map((r) => ({ month: r.month, spent: Number(r.spent), topped_up: Number(r.toppedUp) }));
+      const byMonth = rows.map((r) => ({ month: r.month, spent: Number(r.spent), toppedUp: Number(r.toppedUp) }));
       return {
         count: rows.reduce((n, r) => n + Number(r.count), 0),
-        total_spent: byMonth.reduce((n, r) => n + r.spent, 0),
-        total_topped_up: byMonth.reduce((n, r) => n + r.topped_up, 0),
-        by_month: byMonth,
+        totalSpent: byMonth.reduce((n, r) => n + r.spent, 0),
+        totalToppedUp: byMonth.reduce((n, r) => n + r.toppedUp, 0),
+        byMonth,
       };
     },
   };

@@ -2,9 +2,9 @@
 // subscription and restarts an expired one; freezing keeps the remaining time to the second;
 // unfreezing (by the user, or by itself after FREEZE_MAX_DAYS) sets expires_at = now + that time.
 // Every change locks the subscription's row, so parallel freezes or unfreezes act once.
-import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { subscriptions } from "../../db/schema/index.ts";
+import { subscriptions, users } from "../../db/schema/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 
@@ -17,21 +17,26 @@ export type SubscriptionState = "active" | "frozen" | "expired";
 /** Why a freeze is refused; `null` when it is allowed. */
 export type FreezeBlock = "missing" | "expired" | "frozen" | "cooldown" | null;
 
-export type SubscriptionView = {
-  cheat_id: number;
-  expires_at: string;
-  /** Seconds left while frozen, else 0. */
-  frozen_length: number;
-  next_froze_date: string | null;
-  unfrozen_date: string | null;
-  frozen_at: string | null;
+/** A user's subscription to one game, with what follows from it now (docs/product/data.md#subscriptions). */
+export type Subscription = {
+  cheatId: number;
+  /** When the time runs out; while frozen not meaningful (the time is in `frozenLength`). */
+  expiresAt: Date;
+  /** Seconds kept aside while frozen, else 0. */
+  frozenLength: number;
+  /** The earliest next freeze (after an unfreeze, the cooldown). */
+  nextFreezeAt: Date | null;
+  /** When the last freeze ended. */
+  unfrozenAt: Date | null;
+  /** When the running freeze began. */
+  frozenAt: Date | null;
   state: SubscriptionState;
   /** Seconds of subscription time left (while frozen: what the freeze keeps). */
-  remaining_seconds: number;
-  can_freeze: boolean;
-  freeze_block: FreezeBlock;
+  remainingSeconds: number;
+  canFreeze: boolean;
+  freezeBlock: FreezeBlock;
   /** When a running freeze ends by itself. */
-  freeze_ends_at: string | null;
+  freezeEndsAt: Date | null;
 };
 
 export type Subscriptions = ReturnType<typeof createSubscriptions>;
@@ -40,7 +45,7 @@ export type Subscriptions = ReturnType<typeof createSubscriptions>;
  * Whether a pass lets its owner play (docs/product/data.md#subscription-states): it is active and the account is not
  * suspended. (The game's own status joins this rule with the delivery work.)
  */
-export function isEntitled(subscription: Pick<SubscriptionView, "state">, account: { suspendedAt: Date | null }): boolean {
+export function isEntitled(subscription: Pick<Subscription, "state">, account: { suspendedAt: Date | null }): boolean {
   return subscription.state === "active" && account.suspendedAt === null;
 }
 
@@ -61,21 +66,21 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
     return null;
   }
 
-  function view(row: Row, now = clock.now()): SubscriptionView {
+  function view(row: Row, now = clock.now()): Subscription {
     const state = stateOf(row, now);
     const block = freezeBlock(row, now);
     return {
-      cheat_id: row.cheatId,
-      expires_at: row.expiresAt.toISOString(),
-      frozen_length: row.frozenLength,
-      next_froze_date: row.nextFrozeDate?.toISOString() ?? null,
-      unfrozen_date: row.unfrozenDate?.toISOString() ?? null,
-      frozen_at: row.frozenAt?.toISOString() ?? null,
+      cheatId: row.cheatId,
+      expiresAt: row.expiresAt,
+      frozenLength: row.frozenLength,
+      nextFreezeAt: row.nextFrozeDate,
+      unfrozenAt: row.unfrozenDate,
+      frozenAt: row.frozenAt,
       state,
-      remaining_seconds: state === "frozen" ? row.frozenLength : Math.max(0, Math.floor((row.expiresAt.getTime() - now.getTime()) / 1000)),
-      can_freeze: block === null,
-      freeze_block: block,
-      freeze_ends_at: row.frozenAt ? new Date(row.frozenAt.getTime() + freezeMaxDays * DAY_MS).toISOString() : null,
+      remainingSeconds: state === "frozen" ? row.frozenLength : Math.max(0, Math.floor((row.expiresAt.getTime() - now.getTime()) / 1000)),
+      canFreeze: block === null,
+      freezeBlock: block,
+      freezeEndsAt: row.frozenAt ? new Date(row.frozenAt.getTime() + freezeMaxDays * DAY_MS) : null,
     };
   }
 
@@ -107,9 +112,18 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
   return {
     view,
 
-    async list(userId: number, tx: Db | Tx = db): Promise<SubscriptionView[]> {
+    async list(userId: number, tx: Db | Tx = db): Promise<Subscription[]> {
       const now = clock.now();
       return (await rowsOf(userId, tx)).map((row) => view(row, now));
+    },
+
+    /** The user's subscription to one game, or null when they never had one. */
+    async forCheat(userId: number, cheatId: number): Promise<Subscription | null> {
+      const [row] = await db
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.userId, userId), eq(subscriptions.cheatId, cheatId)));
+      return row ? view(row) : null;
     },
 
     /**
@@ -167,14 +181,14 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
       return removed;
     },
 
-    async freeze(userId: number, cheatId: number): Promise<SubscriptionView[]> {
+    async freeze(userId: number, cheatId: number): Promise<Subscription[]> {
       return db.transaction(async (tx) => {
         const now = clock.now();
         const row = await lockRow(tx, userId, cheatId);
         const block = freezeBlock(row, now);
-        if (block) throw new DomainError("freeze_not_allowed", `subscription.block.${block}`);
+        if (block) throw new DomainError("freeze_not_allowed", `subscription.block.${block}`, { reason: block });
         const seconds = Math.floor((row!.expiresAt.getTime() - now.getTime()) / 1000);
-        if (seconds <= 0) throw new DomainError("freeze_not_allowed", "subscription.block.expired");
+        if (seconds <= 0) throw new DomainError("freeze_not_allowed", "subscription.block.expired", { reason: "expired" });
         await tx
           .update(subscriptions)
           .set({ frozenLength: seconds, frozenAt: now, freezeCount: sql`${subscriptions.freezeCount} + 1`, updatedAt: now })
@@ -183,7 +197,7 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
       });
     },
 
-    async unfreeze(userId: number, cheatId: number): Promise<SubscriptionView[]> {
+    async unfreeze(userId: number, cheatId: number): Promise<Subscription[]> {
       return db.transaction(async (tx) => {
         const now = clock.now();
         const row = await lockRow(tx, userId, cheatId);
@@ -215,10 +229,11 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
     },
 
     /**
-     * Subscriptions that end within three days and were not told so for this expiry yet; each is
-     * marked notified in the same transaction (SKIP LOCKED: one process takes each row).
+     * Subscriptions that end within three days and were not told so for this expiry yet, with
+     * where to tell their owner; each is marked notified in the same transaction (SKIP LOCKED: one
+     * process takes each row).
      */
-    async claimExpiring(limit = 100): Promise<{ userId: number; cheatId: number; expiresAt: Date }[]> {
+    async claimExpiring(limit = 100): Promise<{ userId: number; cheatId: number; expiresAt: Date; owner: { email: string; locale: string } }[]> {
       const now = clock.now();
       const horizon = new Date(now.getTime() + 3 * DAY_MS);
       return db.transaction(async (tx) => {
@@ -238,7 +253,9 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
         for (const row of due) {
           await tx.update(subscriptions).set({ expiryNotifiedAt: now }).where(eq(subscriptions.id, row.id));
         }
-        return due.map((row) => ({ userId: row.userId, cheatId: row.cheatId, expiresAt: row.expiresAt }));
+        const owners = due.length === 0 ? [] : await tx.select({ id: users.id, email: users.email, locale: users.locale }).from(users).where(inArray(users.id, due.map((row) => row.userId)));
+        const ownerOf = new Map(owners.map(({ id, email, locale }) => [id, { email, locale }]));
+        return due.map((row) => ({ userId: row.userId, cheatId: row.cheatId, expiresAt: row.expiresAt, owner: ownerOf.get(row.userId)! }));
       });
     },
   };

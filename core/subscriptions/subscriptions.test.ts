@@ -4,11 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../../db/client.ts";
 import { users } from "../../db/schema/index.ts";
-import { seedCatalog } from "../../db/seed.ts";
+import { DEMO, seedCatalog } from "../../db/seed.ts";
 import { manualClock } from "../shared/clock.ts";
 import { createSubscriptions, isEntitled, type Subscriptions } from "./index.ts";
 
 const DAY = 86_400_000;
+const DOTA2 = DEMO.games.dota2.id;
+const MINECRAFT = DEMO.games.minecraft.id;
 const clock = manualClock(new Date("2026-05-01T00:00:00.000Z"));
 let database: Database;
 let subs: Subscriptions;
@@ -29,25 +31,25 @@ async function newUser(): Promise<number> {
   return row!.id;
 }
 
-const grant = (userId: number, days: number, cheatId = 1) => database.db.transaction((tx) => subs.grantDays(tx, userId, cheatId, days));
-const revoke = (userId: number, days: number, cheatId = 1) => database.db.transaction((tx) => subs.revokeSeconds(tx, userId, cheatId, days * 86_400));
-const one = async (userId: number, cheatId = 1) => (await subs.list(userId)).find((s) => s.cheat_id === cheatId)!;
+const grant = (userId: number, days: number, cheatId: number = DOTA2) => database.db.transaction((tx) => subs.grantDays(tx, userId, cheatId, days));
+const revoke = (userId: number, days: number, cheatId: number = DOTA2) => database.db.transaction((tx) => subs.revokeSeconds(tx, userId, cheatId, days * 86_400));
+const one = async (userId: number, cheatId: number = DOTA2) => (await subs.forCheat(userId, cheatId))!;
 const now = () => clock.now().getTime();
-const iso = (ms: number) => new Date(ms).toISOString();
+const at = (ms: number) => new Date(ms);
 
 describe("grantDays", () => {
   it("starts a missing subscription now, extends a live one, restarts an expired one", async () => {
     const userId = await newUser();
     const start = now();
     await grant(userId, 7);
-    expect((await one(userId)).expires_at).toBe(iso(start + 7 * DAY));
+    expect((await one(userId)).expiresAt).toEqual(at(start + 7 * DAY));
     clock.advance(DAY);
     await grant(userId, 30);
-    expect((await one(userId)).expires_at).toBe(iso(start + 37 * DAY));
+    expect((await one(userId)).expiresAt).toEqual(at(start + 37 * DAY));
     clock.advance(40 * DAY);
     expect((await one(userId)).state).toBe("expired");
     await grant(userId, 1);
-    expect((await one(userId)).expires_at).toBe(iso(now() + DAY));
+    expect((await one(userId)).expiresAt).toEqual(at(now() + DAY));
     await expect(grant(userId, 0)).rejects.toMatchObject({ code: "validation_failed" });
   });
 
@@ -55,10 +57,10 @@ describe("grantDays", () => {
     const userId = await newUser();
     await grant(userId, 10);
     clock.advance(3 * DAY);
-    const [frozen] = await subs.freeze(userId, 1);
-    expect(frozen!.frozen_length).toBe(7 * 86_400);
+    const [frozen] = await subs.freeze(userId, DOTA2);
+    expect(frozen!.frozenLength).toBe(7 * 86_400);
     await grant(userId, 2);
-    expect(await one(userId)).toMatchObject({ state: "frozen", frozen_length: 9 * 86_400, expires_at: frozen!.expires_at });
+    expect(await one(userId)).toMatchObject({ state: "frozen", frozenLength: 9 * 86_400, expiresAt: frozen!.expiresAt });
   });
 });
 
@@ -67,18 +69,18 @@ describe("revokeSeconds", () => {
     const userId = await newUser();
     await grant(userId, 10);
     expect(await revoke(userId, 3)).toBe(3 * 86_400);
-    expect((await one(userId)).expires_at).toBe(iso(now() + 7 * DAY));
+    expect((await one(userId)).expiresAt).toEqual(at(now() + 7 * DAY));
     expect(await revoke(userId, 30)).toBe(7 * 86_400);
-    expect((await one(userId)).expires_at).toBe(iso(now()));
+    expect((await one(userId)).expiresAt).toEqual(at(now()));
     expect(await revoke(await newUser(), 1)).toBe(0);
 
     const frozenUser = await newUser();
     await grant(frozenUser, 10);
-    await subs.freeze(frozenUser, 1);
+    await subs.freeze(frozenUser, DOTA2);
     expect(await revoke(frozenUser, 4)).toBe(4 * 86_400);
-    expect(await one(frozenUser)).toMatchObject({ state: "frozen", frozen_length: 6 * 86_400 });
+    expect(await one(frozenUser)).toMatchObject({ state: "frozen", frozenLength: 6 * 86_400 });
     expect(await revoke(frozenUser, 10)).toBe(6 * 86_400);
-    expect(await one(frozenUser)).toMatchObject({ state: "expired", frozen_length: 0, frozen_at: null });
+    expect(await one(frozenUser)).toMatchObject({ state: "expired", frozenLength: 0, frozenAt: null });
   });
 });
 
@@ -89,7 +91,7 @@ describe("isEntitled", () => {
     const active = await one(userId);
     expect(isEntitled(active, { suspendedAt: null })).toBe(true);
     expect(isEntitled(active, { suspendedAt: new Date() })).toBe(false);
-    await subs.freeze(userId, 1);
+    await subs.freeze(userId, DOTA2);
     expect(isEntitled(await one(userId), { suspendedAt: null })).toBe(false);
     expect(isEntitled({ state: "expired" }, { suspendedAt: null })).toBe(false);
   });
@@ -100,31 +102,31 @@ describe("freeze", () => {
     const userId = await newUser();
     await grant(userId, 5);
     clock.advance(DAY + 1500);
-    const [frozen] = await subs.freeze(userId, 1);
+    const [frozen] = await subs.freeze(userId, DOTA2);
     const kept = 4 * 86_400 - 2;
-    expect(frozen).toMatchObject({ state: "frozen", frozen_length: kept, remaining_seconds: kept, can_freeze: false, freeze_block: "frozen" });
+    expect(frozen).toMatchObject({ state: "frozen", frozenLength: kept, remainingSeconds: kept, canFreeze: false, freezeBlock: "frozen" });
     clock.advance(10 * DAY);
-    const [running] = await subs.unfreeze(userId, 1);
-    expect(running).toMatchObject({ state: "active", expires_at: iso(now() + kept * 1000), next_froze_date: iso(now() + 7 * DAY), freeze_block: "cooldown" });
-    await expect(subs.unfreeze(userId, 1)).rejects.toMatchObject({ code: "conflict" });
-    await expect(subs.freeze(userId, 1)).rejects.toMatchObject({ code: "freeze_not_allowed", messageKey: "subscription.block.cooldown" });
-    await expect(subs.freeze(userId, 2)).rejects.toMatchObject({ code: "freeze_not_allowed", messageKey: "subscription.block.missing" });
+    const [running] = await subs.unfreeze(userId, DOTA2);
+    expect(running).toMatchObject({ state: "active", expiresAt: at(now() + kept * 1000), nextFreezeAt: at(now() + 7 * DAY), freezeBlock: "cooldown" });
+    await expect(subs.unfreeze(userId, DOTA2)).rejects.toMatchObject({ code: "conflict" });
+    await expect(subs.freeze(userId, DOTA2)).rejects.toMatchObject({ code: "freeze_not_allowed", messageKey: "subscription.block.cooldown", details: { reason: "cooldown" } });
+    await expect(subs.freeze(userId, MINECRAFT)).rejects.toMatchObject({ code: "freeze_not_allowed", messageKey: "subscription.block.missing", details: { reason: "missing" } });
   });
 
   it("ends long freezes as of their scheduled end, once, however late the job runs", async () => {
     const userId = await newUser();
     await grant(userId, 20);
     const frozenAt = now();
-    await subs.freeze(userId, 1);
+    await subs.freeze(userId, DOTA2);
     clock.advance(30 * DAY - 1);
     expect((await subs.endLongFreezes()).filter((r) => r.userId === userId)).toEqual([]);
     clock.advance(5 * DAY + 1);
-    expect((await subs.endLongFreezes()).filter((r) => r.userId === userId)).toEqual([{ userId, cheatId: 1 }]);
+    expect((await subs.endLongFreezes()).filter((r) => r.userId === userId)).toEqual([{ userId, cheatId: DOTA2 }]);
     expect(await one(userId)).toMatchObject({
       state: "active",
-      expires_at: iso(frozenAt + 30 * DAY + 20 * DAY),
-      unfrozen_date: iso(frozenAt + 30 * DAY),
-      next_froze_date: iso(frozenAt + 37 * DAY),
+      expiresAt: at(frozenAt + 30 * DAY + 20 * DAY),
+      unfrozenAt: at(frozenAt + 30 * DAY),
+      nextFreezeAt: at(frozenAt + 37 * DAY),
     });
     expect((await subs.endLongFreezes()).filter((r) => r.userId === userId)).toEqual([]);
   });
@@ -137,13 +139,13 @@ describe("claimExpiring", () => {
     const mine = async () => (await subs.claimExpiring()).filter((r) => r.userId === userId);
     expect(await mine()).toEqual([]);
     clock.advance(2 * DAY);
-    expect(await mine()).toHaveLength(1);
+    expect(await mine()).toEqual([{ userId, cheatId: DOTA2, expiresAt: expect.any(Date), owner: { email: expect.stringMatching(/^subs-\d+@example\.com$/), locale: "ru" } }]);
     expect(await mine()).toEqual([]);
     // A freeze and an unfreeze move the expiry far away; when it comes near again, once more.
-    await subs.freeze(userId, 1);
+    await subs.freeze(userId, DOTA2);
     clock.advance(20 * DAY);
     expect(await mine()).toEqual([]);
-    await subs.unfreeze(userId, 1);
+    await subs.unfreeze(userId, DOTA2);
     expect(await mine()).toHaveLength(1); // three days left: near at once
     expect(await mine()).toEqual([]);
     await grant(userId, 30);

@@ -50,6 +50,10 @@ export const subscriptions = pgTable(
 
 export const TRANSACTION_TYPES = ["topup", "purchase", "gift", "referral_reward", "refund", "reversal", "adjustment"] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+export const TRANSACTION_STATUSES = ["completed", "reversed"] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export const TRANSACTION_SOURCES = ["balance", "paypal", "demo", "system"] as const;
+export type TransactionSource = (typeof TRANSACTION_SOURCES)[number];
 
 export type ProductSnapshot = {
   id: number;
@@ -76,8 +80,8 @@ export const transactions = pgTable(
     paid: bigint("paid", { mode: "number" }).notNull().default(0),
     balanceAfter: bigint("balance_after", { mode: "number" }).notNull(),
     currency: char("currency", { length: 3 }).notNull(),
-    status: text("status").notNull().default("completed"),
-    source: text("source").notNull().default("balance"),
+    status: text("status").$type<TransactionStatus>().notNull().default("completed"),
+    source: text("source").$type<TransactionSource>().notNull().default("balance"),
     products: jsonb("products").$type<ProductSnapshot[]>().notNull().default([]),
     /** Unique external reference (e.g. "paypal:capture:ID"), so a payment is applied once. */
     reference: text("reference").unique(),
@@ -100,6 +104,11 @@ export const transactions = pgTable(
   ],
 );
 
+export const PAYMENT_ORDER_KINDS = ["topup", "product"] as const;
+export type PaymentOrderKind = (typeof PAYMENT_ORDER_KINDS)[number];
+export const PAYMENT_ORDER_STATUSES = ["created", "approved", "completed", "partially_refunded", "refunded", "reversed", "failed"] as const;
+export type PaymentOrderStatus = (typeof PAYMENT_ORDER_STATUSES)[number];
+
 export const paymentOrders = pgTable(
   "payment_orders",
   {
@@ -111,7 +120,7 @@ export const paymentOrders = pgTable(
     /** Our PayPal-Request-Id, so a retried create is the same order at the provider. */
     requestId: text("request_id").notNull().unique(),
     providerOrderId: text("provider_order_id").unique(),
-    kind: text("kind").notNull(),
+    kind: text("kind").$type<PaymentOrderKind>().notNull(),
     productId: integer("product_id").references(() => products.id),
     /** The buyer's shopping area when the order was made: its price is the one charged. */
     shoppingArea: text("shopping_area").notNull().default("global"),
@@ -119,7 +128,7 @@ export const paymentOrders = pgTable(
     product: jsonb("product").$type<ProductSnapshot>(),
     amount: bigint("amount", { mode: "number" }).notNull(),
     currency: char("currency", { length: 3 }).notNull(),
-    status: text("status").notNull().default("created"),
+    status: text("status").$type<PaymentOrderStatus>().notNull().default("created"),
     captureId: text("capture_id").unique(),
     /** The provider's payer account (PayPal payer id), from the capture: a self-referral signal. */
     payerId: text("payer_id"),

@@ -111,14 +111,16 @@ async function seedUser(ctx) {
     throw new Skip(`the top-up's approval page is ${approve.origin}${approve.pathname}, not the demo provider's /payment/demo (PayPal configured?)`);
   }
   const pageUrl = ctx.urls.server + approve.pathname + approve.search;
-  const page = await ctx.fetch(pageUrl, { headers: { Accept: "text/html", Authorization: `Bearer ${token}` }, redirect: "manual" });
+  // Pages sign in by the cookie only (docs/decisions/0004-pages-sign-in-by-cookie.md).
+  const cookie = `access_token=${token}`;
+  const page = await ctx.fetch(pageUrl, { headers: { Accept: "text/html", Cookie: cookie }, redirect: "manual" });
   const html = await page.text();
   if (page.status === 404) throw new Skip(`GET ${approve.pathname}${approve.search} answers 404: no demo approval page (app/routes/payment/demo.tsx) or the demo provider is off`);
   if (page.status !== 200) throw new Error(`GET ${pageUrl}: HTTP ${page.status}`);
   if (!/name="intent"[^>]*value="pay"|value="pay"[^>]*name="intent"/.test(html)) throw new Error(`GET ${pageUrl}: no button intent=pay in the page`);
   const approval = await ctx.fetch(pageUrl, {
     method: "POST",
-    headers: { Authorization: `Bearer ${token}`, Origin: ctx.urls.server, "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" },
+    headers: { Cookie: cookie, Origin: ctx.urls.server, "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" },
     body: "intent=pay",
     redirect: "manual",
   });

@@ -3,7 +3,6 @@
 // its body with the module's schema, calls one use case and writes the domain answer in the wire
 // format (./wire/).
 import { Hono, type Context } from "hono";
-import { getCookie } from "hono/cookie";
 import {
   ChangeEmailSchema,
   ChangePasswordSchema,
@@ -53,7 +52,7 @@ export function accountRoutes() {
 
   api.post("/v2/web/confirmTwoFa", async (c) => {
     const { code } = await jsonBody(c, ConfirmTwoFaSchema);
-    const token = bearerToken(c) ?? getCookie(c, PRE2FA_COOKIE);
+    const token = bearerToken(c) ?? cookieValue(c.req.header("cookie"), PRE2FA_COOKIE);
     const found = token ? await c.get("services").sessions.authenticate(token) : null;
     if (!found || found.session.kind !== "pre2fa") throw new DomainError("unauthenticated");
     const result = await accounts(c).confirmTwoFa(found.session.id, found.user.id, code, requestMeta(c));

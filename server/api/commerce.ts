@@ -1,124 +1,113 @@
 // Commerce API (docs/product/api.md#commerce-calls): transactions, purchases from balance, subscriptions with
 // freeze, statistics, referrals, gifts, and payments by PayPal (order, capture, webhook).
 import { Hono, type Context } from "hono";
-import { z } from "zod";
 import type { HonoEnv } from "../context.ts";
 import { jsonBody, query } from "../http/body.ts";
-import { MAX_ID } from "../http/input.ts";
 import { ok } from "../http/envelope.ts";
 import { requireAuth } from "../middleware/session.ts";
 import { idempotencyRecorder, idempotent } from "../middleware/idempotency.ts";
-import { DomainError } from "../../core/shared/errors.ts";
+import { GiftSchema, RedeemSchema } from "../../core/gifts/gifts.schema.ts";
+import { TransactionsPageSchema } from "../../core/ledger/ledger.schema.ts";
+import { CaptureSchema, CreateOrderSchema } from "../../core/payments/payments.schema.ts";
+import { PurchaseSchema } from "../../core/purchases/purchases.schema.ts";
+import { CheatStatisticsSchema } from "../../core/statistics/statistics.schema.ts";
+import { FreezeSchema } from "../../core/subscriptions/subscriptions.schema.ts";
+import {
+  cheatStatisticsDto,
+  createdOrderDto,
+  giftResultDto,
+  purchaseDto,
+  redeemDto,
+  referralDto,
+  subscriptionsDto,
+  transactionDto,
+  transactionStatisticsDto,
+} from "./wire/commerce.ts";
 
-const id = z.number({ message: "validation.required" }).int("validation.invalid").positive("validation.invalid").max(MAX_ID, "validation.invalid");
-const CheatSchema = z.object({ cheat_id: id });
-const ProductSchema = z.object({ product_id: id });
-const GiftSchema = z.object({ product_id: id, recipient: z.string().trim().max(254).optional().transform((v) => v || undefined) });
-const RedeemSchema = z.object({ code: z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(64, "validation.too_long") });
-const OrderSchema = z
-  .object({ product_id: id.optional(), amount: z.number().int("validation.invalid").positive("validation.invalid").max(100_000_000).optional() })
-  .refine((v) => (v.product_id === undefined) !== (v.amount === undefined), { message: "validation.product_or_amount", path: ["product_id"] });
-const CaptureSchema = z.object({ order_id: z.string({ message: "validation.required" }).regex(/^[A-Za-z0-9-]{1,64}$/, "validation.invalid") });
-const TransactionsQuery = z.object({
-  limit: z.coerce.number().int().min(1, "validation.limit").max(50, "validation.limit").default(10),
-  skip: z.coerce.number().int().min(0, "validation.invalid").max(1_000_000).default(0),
-  // Transaction ids are bigserial: bounded by what a JS number holds exactly, not by int4.
-  before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER, "validation.invalid").optional(),
-});
-const StatisticsQuery = z.object({ cheat_id: z.coerce.number().int().positive().max(MAX_ID, "validation.invalid").default(1) });
-
+// Inputs are checked by the core's schemas (core/<area>/<area>.schema.ts), as the pages check theirs.
 export function commerceRoutes() {
   const api = new Hono<HonoEnv>();
   const services = (c: Context<HonoEnv>) => c.get("services");
 
   api.get("/v2/web/user/transactions", async (c) => {
     const auth = requireAuth(c);
-    const page = query(c, TransactionsQuery);
-    return ok(c, { data: await services(c).ledger.list(auth.user.id, page) });
+    const page = query(c, TransactionsPageSchema);
+    return ok(c, { data: (await services(c).ledger.list(auth.user.id, page)).map(transactionDto) });
   });
 
-  api.get("/v2/web/user/subscriptions", async (c) => ok(c, { subscriptions: await services(c).subscriptions.list(requireAuth(c).user.id) }));
+  api.get("/v2/web/user/subscriptions", async (c) => ok(c, { subscriptions: subscriptionsDto(await services(c).subscriptions.list(requireAuth(c).user.id)) }));
 
   api.post("/v2/web/user/purchase", idempotent(), async (c) => {
     const auth = requireAuth(c);
-    const { product_id } = await jsonBody(c, ProductSchema);
-    return ok(c, await services(c).purchases.purchase(auth.user.id, product_id, c.get("info").shoppingArea, { beforeCommit: idempotencyRecorder(c) }));
+    const { product_id } = await jsonBody(c, PurchaseSchema);
+    const result = await services(c).purchases.purchase(auth.user.id, product_id, c.get("info").shoppingArea, { beforeCommit: idempotencyRecorder(c, purchaseDto) });
+    return ok(c, purchaseDto(result));
   });
 
   api.post("/v2/web/user/subscriptions/freeze", async (c) => {
     const auth = requireAuth(c);
-    const { cheat_id } = await jsonBody(c, CheatSchema);
-    return ok(c, { subscriptions: await services(c).subscriptions.freeze(auth.user.id, cheat_id) });
+    const { cheat_id } = await jsonBody(c, FreezeSchema);
+    return ok(c, { subscriptions: subscriptionsDto(await services(c).subscriptions.freeze(auth.user.id, cheat_id)) });
   });
 
   api.post("/v2/web/user/subscriptions/unfreeze", async (c) => {
     const auth = requireAuth(c);
-    const { cheat_id } = await jsonBody(c, CheatSchema);
-    return ok(c, { subscriptions: await services(c).subscriptions.unfreeze(auth.user.id, cheat_id) });
+    const { cheat_id } = await jsonBody(c, FreezeSchema);
+    return ok(c, { subscriptions: subscriptionsDto(await services(c).subscriptions.unfreeze(auth.user.id, cheat_id)) });
   });
 
   api.get("/v2/web/user/statistics", async (c) => {
     const auth = requireAuth(c);
-    const { cheat_id } = query(c, StatisticsQuery);
-    return ok(c, { statistics: await services(c).statistics.forCheat(auth.user.id, cheat_id) });
+    const { cheat_id } = query(c, CheatStatisticsSchema);
+    return ok(c, { statistics: cheatStatisticsDto(await services(c).statistics.forCheat(auth.user.id, cheat_id)) });
   });
 
-  api.get("/v2/web/user/statistics/transactions", async (c) => ok(c, { statistics: await services(c).statistics.transactions(requireAuth(c).user.id) }));
+  api.get("/v2/web/user/statistics/transactions", async (c) =>
+    ok(c, { statistics: transactionStatisticsDto(await services(c).statistics.transactions(requireAuth(c).user.id)) }),
+  );
 
-  api.get("/v2/web/user/referral", async (c) => ok(c, { referral: await services(c).referrals.summary(requireAuth(c).user.id) }));
+  api.get("/v2/web/user/referral", async (c) => ok(c, { referral: referralDto(await services(c).referrals.summary(requireAuth(c).user.id)) }));
 
   api.post("/v2/web/user/gift", idempotent(), async (c) => {
     const auth = requireAuth(c);
     const input = await jsonBody(c, GiftSchema);
-    return ok(
-      c,
-      await services(c).gifts.give(
-        auth.user.id,
-        { productId: input.product_id, recipient: input.recipient, area: c.get("info").shoppingArea },
-        { beforeCommit: idempotencyRecorder(c) },
-      ),
+    const result = await services(c).gifts.give(
+      auth.user.id,
+      { productId: input.product_id, recipient: input.recipient, area: c.get("info").shoppingArea },
+      { beforeCommit: idempotencyRecorder(c, giftResultDto) },
     );
+    return ok(c, giftResultDto(result));
   });
 
   api.post("/v2/web/user/gift/redeem", async (c) => {
     const auth = requireAuth(c);
     const { code } = await jsonBody(c, RedeemSchema);
-    const { subscriptions } = await services(c).gifts.redeem(auth.user.id, code);
-    return ok(c, { subscriptions });
+    return ok(c, redeemDto(await services(c).gifts.redeem(auth.user.id, code)));
   });
 
   api.post("/v2/web/payment/paypal/order", idempotent(), async (c) => {
     const auth = requireAuth(c);
-    const input = await jsonBody(c, OrderSchema);
+    const input = await jsonBody(c, CreateOrderSchema);
     const info = c.get("info");
-    return ok(
-      c,
-      await services(c).payments.createOrder(auth.user.id, {
-        productId: input.product_id,
-        amount: input.amount,
-        area: info.shoppingArea,
-        locale: info.locale,
-        requestKey: c.req.header("idempotency-key"),
-      }),
-    );
+    const order = await services(c).payments.createOrder(auth.user.id, {
+      productId: input.product_id,
+      amount: input.amount,
+      area: info.shoppingArea,
+      locale: info.locale,
+      requestKey: c.req.header("idempotency-key"),
+    });
+    return ok(c, createdOrderDto(order));
   });
 
   api.post("/v2/web/payment/paypal/capture", async (c) => {
     const auth = requireAuth(c);
     const { order_id } = await jsonBody(c, CaptureSchema);
-    const { transaction, balance, subscriptions } = await services(c).payments.capture(auth.user.id, order_id);
-    return ok(c, { transaction, balance, subscriptions });
+    return ok(c, purchaseDto(await services(c).payments.capture(auth.user.id, order_id)));
   });
 
   api.post("/v2/web/payment/paypal/webhook", async (c) => {
-    const text = await c.req.text();
-    let event: unknown;
-    try {
-      event = JSON.parse(text);
-    } catch {
-      throw new DomainError("invalid_json");
-    }
-    await services(c).payments.webhook(c.req.header(), text, event);
+    // The raw body as sent: the provider verifies its signature over exactly these bytes.
+    await services(c).payments.webhook(c.req.header(), await c.req.text());
     return ok(c);
   });
 

@@ -7,6 +7,7 @@ import { isApiPath } from "./paths.ts";
 import { commerceRoutes } from "./commerce.ts";
 import { bearerToken } from "../middleware/session.ts";
 import { emailPreferencesDto, userDto } from "./wire/accounts.ts";
+import { productDto, subscriptionsDto, transactionDto } from "./wire/commerce.ts";
 
 export function apiRoutes() {
   const api = new Hono<HonoEnv>();
@@ -34,12 +35,12 @@ export function apiRoutes() {
       // docs/product/api.md#front-end-data: the Bearer token the request came with; null for the cookie alone, so that a
       // page script never reads the HttpOnly session.
       access_token: auth && bearerToken(c) === auth.token ? auth.token : null,
-      user: auth ? { ...userDto(accounts.user(auth.user)), transactions } : null,
+      user: auth ? { ...userDto(accounts.user(auth.user)), transactions: transactions.map(transactionDto) } : null,
       email_preferences: auth ? emailPreferencesDto(accounts.emailPreferences(auth.user)) : null,
       cheats: catalog.cheats().map((cheat) => ({ id: cheat.id, slug: cheat.slug, name: cheat.name })),
       shopping_area: info.shoppingArea,
-      products: catalog.productsForArea(info.shoppingArea),
-      subscriptions: subscriptionList,
+      products: catalog.productsForArea(info.shoppingArea).map(productDto),
+      subscriptions: subscriptionsDto(subscriptionList),
     });
   });
 

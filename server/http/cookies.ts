@@ -1,6 +1,9 @@
-// Our cookies as Set-Cookie strings: one serializer for the Hono middleware and the page actions.
-// Written here rather than with hono/cookie, which refuses lifetimes over 400 days, while the spec
-// gives `t` about three years (browsers may cap it).
+// Our cookies, read and written the same way by the Hono middleware, the page loaders and actions
+// and the node:http fast path. Reading is Hono's parser (hono/utils/cookie, what `getCookie` runs),
+// so every door agrees on a quoted value, a repeated name or a bad encoding. Writing is our own
+// small serializer: Hono's refuses a Max-Age over 400 days (RFC 6265bis), while the visitor id `t`
+// lives about three years (docs/product/routes.md#cookies; browsers may cap it).
+import { parse } from "hono/utils/cookie";
 import { SESSION_SECONDS } from "../../core/sessions/index.ts";
 import { hasControlCharacters } from "./input.ts";
 
@@ -38,23 +41,14 @@ export function signOutCookies(secure: boolean): string[] {
 }
 
 /**
- * The value of one cookie in a Cookie header, or undefined. A value holding a control character
+ * The value of one cookie in a Cookie header, or undefined (Hono's parser: the first valid pair of
+ * that name, quotes removed, percent-decoded). A value holding a control character once decoded
  * counts as absent: a cookie is not typed by the visitor, so it is ignored rather than refused.
  */
 export function cookieValue(header: string | null | undefined, name: string): string | undefined {
   if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const index = part.indexOf("=");
-    if (index > 0 && part.slice(0, index).trim() === name) {
-      try {
-        const value = decodeURIComponent(part.slice(index + 1).trim());
-        return hasControlCharacters(value) ? undefined : value;
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
+  const value = parse(header, name)[name];
+  return value === undefined || hasControlCharacters(value) ? undefined : value;
 }
 
 /**

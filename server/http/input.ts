@@ -36,6 +36,3 @@ export function controlCharacterPath(value: unknown): string | undefined {
   }
   return undefined;
 }
-
-/** Largest id of a serial (int4) column: a bigger number is no id of ours, and no query takes it. */
-export const MAX_ID = 2_147_483_647;

@@ -35,12 +35,14 @@ const STALE_MS = 60_000;
 export type IdempotencyRecorder = (tx: Tx, body: Record<string, unknown>) => Promise<void>;
 
 /**
- * The hook a handler passes to its use case, which calls it with the answer's body inside the
- * effect's transaction; undefined when the request carries no Idempotency-Key.
+ * The hook a handler passes to its use case, which calls it with its result inside the effect's
+ * transaction; `toBody` writes the result as the answer's body (the same mapping the handler
+ * answers with, so a replay is the first answer). Undefined when the request carries no
+ * Idempotency-Key.
  */
-export function idempotencyRecorder(c: Context<HonoEnv>): ((tx: Tx, result: object) => Promise<void>) | undefined {
+export function idempotencyRecorder<T>(c: Context<HonoEnv>, toBody: (result: T) => object): ((tx: Tx, result: T) => Promise<void>) | undefined {
   const record = c.get("idempotency");
-  return record && ((tx, result) => record(tx, { status: true, ...result }));
+  return record && ((tx, result) => record(tx, { status: true, ...toBody(result) }));
 }
 
 export function idempotent(): MiddlewareHandler<HonoEnv> {
@@ -71,7 +73,7 @@ export function idempotent(): MiddlewareHandler<HonoEnv> {
       if (claimed.length === 1) break;
       const [first] = await db.select().from(idempotencyKeys).where(where);
       if (first) {
-        if (first.requestHash !== hash) throw new DomainError("conflict", "errors.idempotency_mismatch");
+        if (first.requestHash !== hash) throw new DomainError("idempotency_mismatch");
         if (first.httpStatus !== null) return replay(first);
         // The last attempt failed, or went silent: this one runs again (one waiting request claims
         // it). Behind the row lock of an attempt still committing, this waits for its outcome.
@@ -82,7 +84,7 @@ export function idempotent(): MiddlewareHandler<HonoEnv> {
           .returning({ key: idempotencyKeys.key });
         if (retry.length === 1) break;
       }
-      if (Date.now() > deadline) throw new DomainError("conflict", "errors.idempotency_in_progress");
+      if (Date.now() > deadline) throw new DomainError("idempotency_in_progress");
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
 
@@ -93,7 +95,7 @@ export function idempotent(): MiddlewareHandler<HonoEnv> {
         .where(and(where, isNull(idempotencyKeys.httpStatus)))
         .returning({ key: idempotencyKeys.key });
       // Another attempt stored its answer first: this effect rolls back, and its answer is replayed.
-      if (stored.length === 0) throw new DomainError("conflict", "errors.idempotency_in_progress");
+      if (stored.length === 0) throw new DomainError("idempotency_in_progress");
     });
     await next();
 

@@ -10,7 +10,13 @@ import { isApiPath } from "../api/paths.ts";
 import type { HonoEnv } from "../context.ts";
 import type { Services } from "../services.ts";
 
+/** A caller's X-Request-Id we keep (docs/product/api.md#conventions): a sane token, else none. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The trace id of a request: the caller's own X-Request-Id when it is a sane token, else a new UUID. */
+export function requestIdOf(incoming: string | undefined): string {
+  return incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
 
 /**
  * The page a request is about. A client-side navigation asks React Router for "<page>.data"
@@ -47,7 +53,7 @@ export function requestInfo(services: Services): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     const started = performance.now();
     const incoming = c.req.header("x-request-id");
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(incoming);
     const split = splitLocale(pagePath(c.req.path));
     // Pages speak the language of their URL; the API speaks the caller's Accept-Language.
     const locale = isApiPath(c.req.path)

@@ -8,10 +8,9 @@
 // page request with a Bearer header is rendered as a guest's, and is neither stored in nor served
 // from the page cache (pages.ts).
 import type { Context, MiddlewareHandler } from "hono";
-import { getCookie } from "hono/cookie";
 import { DomainError } from "../../core/shared/errors.ts";
 import type { HonoEnv } from "../context.ts";
-import { ACCESS_COOKIE, signInCookies, signOutCookies } from "../http/cookies.ts";
+import { ACCESS_COOKIE, cookieValue, signInCookies, signOutCookies } from "../http/cookies.ts";
 import { isApiPath } from "../api/paths.ts";
 
 export function bearerToken(c: Context<HonoEnv>): string | undefined {
@@ -26,7 +25,7 @@ const STATIC_PATH = /^\/(assets\/|_i18n\/|healthz$|readyz$|favicon\.svg$)/;
 export function session(): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
     if (STATIC_PATH.test(c.req.path)) return next();
-    const token = (isApiPath(c.req.path) ? bearerToken(c) : undefined) ?? getCookie(c, ACCESS_COOKIE);
+    const token = (isApiPath(c.req.path) ? bearerToken(c) : undefined) ?? cookieValue(c.req.header("cookie"), ACCESS_COOKIE);
     if (token) {
       const found = await c.get("services").sessions.authenticate(token);
       // Only full sessions sign a request in; a pre-2FA token is read by confirmTwoFa itself.

@@ -2,10 +2,9 @@
 // referral code `?r=` (docs/product/routes.md#cookies).
 import { randomInt } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
-import { getCookie } from "hono/cookie";
 import { DEFAULT_LOCALE, localePath, negotiateLocale } from "../../i18n/locales.ts";
 import type { HonoEnv } from "../context.ts";
-import { serializeCookie, type CookieOptions } from "../http/cookies.ts";
+import { cookieValue, serializeCookie, type CookieOptions } from "../http/cookies.ts";
 
 const HOUR = 3600;
 export const COOKIE_MAX_AGE = {
@@ -42,7 +41,8 @@ export function visitor(options: { secure: boolean }): MiddlewareHandler<HonoEnv
       return redirectKeepingCookies(c, url.pathname + url.search);
     }
 
-    const localeCookie = getCookie(c, "locale");
+    const cookies = c.req.header("cookie");
+    const localeCookie = cookieValue(cookies, "locale");
     if (c.req.path === "/" && !localeCookie && !info.isBot) {
       const preferred = negotiateLocale(c.req.header("accept-language"));
       if (preferred && preferred !== DEFAULT_LOCALE) {
@@ -52,8 +52,8 @@ export function visitor(options: { secure: boolean }): MiddlewareHandler<HonoEnv
 
     await next();
     if (!c.res.headers.get("content-type")?.startsWith("text/html")) return;
-    const cookies = pageViewCookies({ t: getCookie(c, "t"), locale: localeCookie }, info.locale, c.res.status, options.secure);
-    for (const cookie of cookies) c.header("Set-Cookie", cookie, { append: true });
+    const set = pageViewCookies({ t: cookieValue(cookies, "t"), locale: localeCookie }, info.locale, c.res.status, options.secure);
+    for (const cookie of set) c.header("Set-Cookie", cookie, { append: true });
   };
 }
 

@@ -4,7 +4,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { paymentOrders, products, shoppingAreaCountries } from "../../db/schema/index.ts";
-import { register, rowsOf, subscriptionOf, topUp, useCommerceShop, type CommerceShop, type User } from "./commerce-kit.ts";
+import { GAMES, PRODUCTS, register, rowsOf, subscriptionOf, topUp, useCommerceShop, type CommerceShop, type User } from "./commerce-kit.ts";
 
 const DAY_MS = 86_400_000;
 /** No proxy in front: the client's own CF-IPCountry must not count. */
@@ -22,13 +22,13 @@ describe("a country header without a trusted proxy", () => {
   it("leaves every request in the global area: data, purchases and orders", async () => {
     const data = await open.call("GET", "/v2/web/frontend/data", { headers: RU });
     expect(data.body.shopping_area).toBe("global");
-    expect(data.body.products.find((p: { cheat_id: number; params: { days: number } }) => p.cheat_id === 1 && p.params.days === 30).price).toBe(1999);
+    expect(data.body.products.find((p: { cheat_id: number; params: { days: number } }) => p.cheat_id === GAMES.dota2.id && p.params.days === 30).price).toBe(1999);
     const buyer = await register(open);
     await topUp(open, buyer.id, 5000);
-    // Product 13 is dota2's CIS price: out of reach, whatever the client claims.
-    expect((await open.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: 13 }, headers: RU })).status).toBe(404);
-    expect((await order(open, buyer, 13, RU)).status).toBe(404);
-    const global = await order(open, buyer, 3, RU);
+    // dota2's CIS price: out of reach, whatever the client claims.
+    expect((await open.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: PRODUCTS.dota2Cis.days1.id }, headers: RU })).status).toBe(404);
+    expect((await order(open, buyer, PRODUCTS.dota2Cis.days1.id, RU)).status).toBe(404);
+    const global = await order(open, buyer, PRODUCTS.dota2.days30.id, RU);
     expect(global.status, global.text).toBe(200);
     expect(open.paypal.orders.get(global.body.order_id)!.amount.value).toBe("19.99");
   });
@@ -42,14 +42,14 @@ describe("a country header without a trusted proxy", () => {
 describe("an order made in an area", () => {
   it("is booked with its own price and product after the catalogue and the areas changed", async () => {
     const buyer = await register(proxied);
-    const created = await order(proxied, buyer, 15, RU); // dota2 30 days at the CIS price
+    const created = await order(proxied, buyer, PRODUCTS.dota2Cis.days30.id, RU); // dota2 30 days at the CIS price
     expect(created.status, created.text).toBe(200);
     const [row] = await proxied.services.db.select().from(paymentOrders).where(eq(paymentOrders.providerOrderId, created.body.order_id));
-    expect(row).toMatchObject({ shoppingArea: "cis", amount: 1499, product: { id: 15, cheat_id: 1, params: { days: 30 }, price: 1499 } });
+    expect(row).toMatchObject({ shoppingArea: "cis", amount: 1499, product: { id: PRODUCTS.dota2Cis.days30.id, cheat_id: GAMES.dota2.id, params: { days: 30 }, price: 1499 } });
 
     // Before the buyer comes back, an operator reprices and lengthens the product, and Russia
     // leaves the CIS area.
-    await proxied.services.db.update(products).set({ price: 2999, days: 60, title: "Dota 2 · 60d" }).where(eq(products.id, 15));
+    await proxied.services.db.update(products).set({ price: 2999, days: 60, title: "Dota 2 · 60d" }).where(eq(products.id, PRODUCTS.dota2Cis.days30.id));
     await proxied.services.db.delete(shoppingAreaCountries).where(eq(shoppingAreaCountries.country, "RU"));
     await proxied.services.catalog.reload();
 
@@ -57,9 +57,9 @@ describe("an order made in an area", () => {
     const before = Date.now();
     const captured = await proxied.call("POST", "/v2/web/payment/paypal/capture", { token: buyer.token, json: { order_id: created.body.order_id } });
     expect(captured.status, captured.text).toBe(200);
-    expect(captured.body.transaction).toMatchObject({ type: "purchase", paid: 1499, product_id: 15 });
+    expect(captured.body.transaction).toMatchObject({ type: "purchase", paid: 1499, product_id: PRODUCTS.dota2Cis.days30.id });
     expect(captured.body.transaction.product).toMatchObject({ price: 1499, params: { days: 30 }, title: "Dota 2 · 30d" });
-    const expires = new Date(subscriptionOf(captured, 1)!.expires_at).getTime();
+    const expires = new Date(subscriptionOf(captured, GAMES.dota2.id)!.expires_at).getTime();
     expect(expires).toBeGreaterThanOrEqual(before + 30 * DAY_MS - 1000);
     expect(expires).toBeLessThanOrEqual(Date.now() + 30 * DAY_MS + 1000);
     const rows = await rowsOf(proxied, buyer.id);

@@ -4,8 +4,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { gifts } from "../../db/schema/index.ts";
+import { GIFT_CODE } from "../../core/gifts/gift-code.ts";
 import { TEST_ORIGIN } from "../kit/app.ts";
 import {
+  GAMES,
+  PRODUCTS,
   balanceOf,
   expectConsistentLedger,
   register,
@@ -44,12 +47,12 @@ describe("purchases from the balance with an Idempotency-Key", () => {
   it("the same key 20 times at once → one debit and twenty identical answers", async () => {
     const buyer = await register(shop, { balance: 1000 });
     const key = "buy-once-1";
-    const replies = await Promise.all(Array.from({ length: 20 }, () => purchase(buyer, 1, key)));
+    const replies = await Promise.all(Array.from({ length: 20 }, () => purchase(buyer, PRODUCTS.dota2.days1.id, key)));
     for (const reply of replies) {
       expect(reply.status, reply.text).toBe(200);
       expect(reply.body).toEqual(replies[0]!.body);
     }
-    expect(replies[0]!.body).toMatchObject({ status: true, balance: 801, transaction: { type: "purchase", amount: -199, paid: 199, product_id: 1 } });
+    expect(replies[0]!.body).toMatchObject({ status: true, balance: 801, transaction: { type: "purchase", amount: -199, paid: 199, product_id: PRODUCTS.dota2.days1.id } });
     expect(replies.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(19);
     const rows = await rowsOf(shop, buyer.id);
     expect(rows.map((r) => [r.type, r.amount])).toEqual([
@@ -58,43 +61,43 @@ describe("purchases from the balance with an Idempotency-Key", () => {
     ]);
     expect(await expectConsistentLedger(shop, buyer.id)).toBe(801);
     // One day granted, not twenty.
-    const dota = subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!;
+    const dota = subscriptionOf(await subscriptionsOf(shop, buyer.token), GAMES.dota2.id)!;
     expect(new Date(dota.expires_at).getTime()).toBeLessThanOrEqual(Date.now() + DAY_MS);
     expect(new Date(dota.expires_at).getTime()).toBeGreaterThan(Date.now() + DAY_MS - 60_000);
 
     // The same key with another body: 409, nothing moves.
-    const other = await purchase(buyer, 2, key);
+    const other = await purchase(buyer, PRODUCTS.dota2.days7.id, key);
     expect(other.status).toBe(409);
-    expect(other.body).toMatchObject({ status: false, code: "conflict", message: "This Idempotency-Key was already used for a different request." });
+    expect(other.body).toMatchObject({ status: false, code: "idempotency_mismatch", message: "This Idempotency-Key was already used for a different request." });
     // The same key on another money call is another request too.
-    expect((await gift(buyer, { product_id: 1 }, key)).status).toBe(409);
+    expect((await gift(buyer, { product_id: PRODUCTS.dota2.days1.id }, key)).status).toBe(409);
     expect(await balanceOf(shop, buyer.id)).toBe(801);
 
     // Another user's identical key is theirs alone.
     const second = await register(shop, { balance: 199 });
-    const theirs = await purchase(second, 1, key);
+    const theirs = await purchase(second, PRODUCTS.dota2.days1.id, key);
     expect(theirs.status, theirs.text).toBe(200);
     expect(theirs.body.balance).toBe(0);
     expect(await balanceOf(shop, buyer.id)).toBe(801);
 
     // Without a key, two calls are two purchases.
-    expect((await purchase(buyer, 1)).status).toBe(200);
-    expect((await purchase(buyer, 1)).status).toBe(200);
+    expect((await purchase(buyer, PRODUCTS.dota2.days1.id)).status).toBe(200);
+    expect((await purchase(buyer, PRODUCTS.dota2.days1.id)).status).toBe(200);
     expect(await expectConsistentLedger(shop, buyer.id)).toBe(403);
     expect((await rowsOf(shop, buyer.id)).filter((r) => r.type === "purchase")).toHaveLength(3);
   });
 
   it("keeps a refusal as the key's answer, and refuses a malformed key", async () => {
     const buyer = await register(shop, { balance: 100 });
-    const first = await purchase(buyer, 1, "poor-1");
+    const first = await purchase(buyer, PRODUCTS.dota2.days1.id, "poor-1");
     expect(first.status).toBe(409);
     expect(first.body).toMatchObject({ status: false, code: "insufficient_balance", message: "Your balance is too low for this purchase." });
     await shop.services.db.transaction((tx) => shop.services.ledger.post(tx, { userId: buyer.id, type: "topup", amount: 500, paid: 500, source: "system" }, new Date()));
-    const replay = await purchase(buyer, 1, "poor-1");
+    const replay = await purchase(buyer, PRODUCTS.dota2.days1.id, "poor-1");
     expect(replay.status).toBe(409);
     expect(replay.body).toEqual(first.body);
     expect(await balanceOf(shop, buyer.id)).toBe(600);
-    const bad = await purchase(buyer, 1, "not a key!");
+    const bad = await purchase(buyer, PRODUCTS.dota2.days1.id, "not a key!");
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe("validation_failed");
     expect(await balanceOf(shop, buyer.id)).toBe(600);
@@ -104,18 +107,18 @@ describe("purchases from the balance with an Idempotency-Key", () => {
     const buyer = await register(shop, { balance: 5000 });
     const victim = await register(shop, { tag: "victim", balance: 5000 });
     expect((await purchase(buyer, 9999)).status).toBe(404);
-    expect((await purchase(buyer, 13)).status).toBe(404); // CIS price, asked from global
+    expect((await purchase(buyer, PRODUCTS.dota2Cis.days1.id)).status).toBe(404); // CIS price, asked from global
     expect((await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: "1" } })).status).toBe(400);
     expect((await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: {} })).status).toBe(400);
-    expect((await shop.call("POST", "/v2/web/user/purchase", { json: { product_id: 1 } })).status).toBe(401);
-    const reply = await purchase(buyer, 4, undefined, { user_id: victim.id, price: 1, amount: 1, balance: 999_999 });
+    expect((await shop.call("POST", "/v2/web/user/purchase", { json: { product_id: PRODUCTS.dota2.days1.id } })).status).toBe(401);
+    const reply = await purchase(buyer, PRODUCTS.dota2.days90.id, undefined, { user_id: victim.id, price: 1, amount: 1, balance: 999_999 });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body.balance).toBe(1);
     expect(await balanceOf(shop, victim.id)).toBe(5000);
     expect(await rowsOf(shop, victim.id)).toHaveLength(1);
-    const cis = await shop.call("POST", "/v2/web/user/purchase", { token: victim.token, json: { product_id: 13 }, headers: { "CF-IPCountry": "RU" } });
+    const cis = await shop.call("POST", "/v2/web/user/purchase", { token: victim.token, json: { product_id: PRODUCTS.dota2Cis.days1.id }, headers: { "CF-IPCountry": "RU" } });
     expect(cis.status, cis.text).toBe(200);
-    expect(cis.body.transaction).toMatchObject({ amount: -149, product_id: 13 });
+    expect(cis.body.transaction).toMatchObject({ amount: -149, product_id: PRODUCTS.dota2Cis.days1.id });
   });
 });
 
@@ -123,20 +126,20 @@ describe("gifts", () => {
   it("to a recipient by e-mail or username: their days grow, both are told, the recipient gets a mail", async () => {
     const giver = await register(shop, { tag: "giver", balance: 5000 });
     const recipient = await register(shop, { tag: "friend" });
-    const byEmail = await gift(giver, { product_id: 2, recipient: recipient.email.toUpperCase() });
+    const byEmail = await gift(giver, { product_id: PRODUCTS.dota2.days7.id, recipient: recipient.email.toUpperCase() });
     expect(byEmail.status, byEmail.text).toBe(200);
     // By e-mail the answer names the address and no more (docs/product/money.md#gifts): registered or not.
-    expect(byEmail.body.gift).toEqual({ code: null, cheat_id: 1, days: 7, recipient: recipient.email, redeemed: null, delivered: true });
+    expect(byEmail.body.gift).toEqual({ code: null, cheat_id: GAMES.dota2.id, days: 7, recipient: recipient.email, redeemed: null, delivered: true });
     expect(byEmail.body.balance).toBe(4201);
-    expect(byEmail.body.transaction).toMatchObject({ type: "gift", amount: -799, product_id: 2 });
-    const first = subscriptionOf(await subscriptionsOf(shop, recipient.token), 1)!;
+    expect(byEmail.body.transaction).toMatchObject({ type: "gift", amount: -799, product_id: PRODUCTS.dota2.days7.id });
+    const first = subscriptionOf(await subscriptionsOf(shop, recipient.token), GAMES.dota2.id)!;
     expect(first.state).toBe("active");
     const firstEnd = new Date(first.expires_at).getTime();
 
-    const byName = await gift(giver, { product_id: 2, recipient: ` ${recipient.username.toUpperCase()} ` });
+    const byName = await gift(giver, { product_id: PRODUCTS.dota2.days7.id, recipient: ` ${recipient.username.toUpperCase()} ` });
     expect(byName.status, byName.text).toBe(200);
-    expect(byName.body.gift).toEqual({ code: expect.stringMatching(/^[A-Z2-9]{12}$/), cheat_id: 1, days: 7, recipient: recipient.username, redeemed: true, delivered: true });
-    const second = subscriptionOf(await subscriptionsOf(shop, recipient.token), 1)!;
+    expect(byName.body.gift).toEqual({ code: expect.stringMatching(GIFT_CODE), cheat_id: GAMES.dota2.id, days: 7, recipient: recipient.username, redeemed: true, delivered: true });
+    const second = subscriptionOf(await subscriptionsOf(shop, recipient.token), GAMES.dota2.id)!;
     expect(new Date(second.expires_at).getTime()).toBe(firstEnd + 7 * DAY_MS);
 
     expect((await notifications(recipient)).map((n) => n.type)).toEqual(["gift_received", "gift_received"]);
@@ -160,9 +163,9 @@ describe("gifts", () => {
     const giver = await register(shop, { tag: "giver", balance: 2000 });
     const friend = await register(shop, { tag: "friend" });
     const stranger = await register(shop, { tag: "stranger" });
-    const made = await gift(giver, { product_id: 6 });
+    const made = await gift(giver, { product_id: PRODUCTS.minecraft.days7.id });
     expect(made.status, made.text).toBe(200);
-    expect(made.body.gift).toMatchObject({ cheat_id: 2, days: 7, recipient: null, redeemed: false, delivered: false });
+    expect(made.body.gift).toMatchObject({ cheat_id: GAMES.minecraft.id, days: 7, recipient: null, redeemed: false, delivered: false });
     const code = made.body.gift.code as string;
     await shop.services.background.drain();
     const mail = await shop.smtp.waitFor((m) => m.envelope.to.includes(giver.email));
@@ -171,7 +174,7 @@ describe("gifts", () => {
     // Written in lower case with a dash, as a person might type it.
     const redeemed = await shop.call("POST", "/v2/web/user/gift/redeem", { token: friend.token, json: { code: `${code.slice(0, 6).toLowerCase()}-${code.slice(6)}` } });
     expect(redeemed.status, redeemed.text).toBe(200);
-    const minecraft = subscriptionOf(redeemed, 2)!;
+    const minecraft = subscriptionOf(redeemed, GAMES.minecraft.id)!;
     expect(minecraft.state).toBe("active");
     expect(new Date(minecraft.expires_at).getTime()).toBeGreaterThan(Date.now() + 7 * DAY_MS - 60_000);
     expect((await notifications(friend)).map((n) => n.type)).toEqual(["gift_received"]);
@@ -189,20 +192,20 @@ describe("gifts", () => {
   it("refuses a gift to oneself (400), to an unknown username (404) and beyond the balance (409, no gift made)", async () => {
     const giver = await register(shop, { tag: "giver", balance: 500 });
     const friend = await register(shop, { tag: "friend" });
-    const self = await gift(giver, { product_id: 1, recipient: giver.email });
+    const self = await gift(giver, { product_id: PRODUCTS.dota2.days1.id, recipient: giver.email });
     expect(self.status).toBe(400);
     expect(self.body.code).toBe("validation_failed");
     expect(self.body.errors.recipient).toBeTruthy();
-    expect((await gift(giver, { product_id: 1, recipient: giver.username })).status).toBe(400);
+    expect((await gift(giver, { product_id: PRODUCTS.dota2.days1.id, recipient: giver.username })).status).toBe(400);
     // Usernames are public handles: an unknown one is 404 (an unknown e-mail is not: see gifts-by-email).
-    const unknown = await gift(giver, { product_id: 1, recipient: "no_such_user_name" });
+    const unknown = await gift(giver, { product_id: PRODUCTS.dota2.days1.id, recipient: "no_such_user_name" });
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe("No user with this username.");
     expect(unknown.body.errors).toEqual({ recipient: "No user with this username." });
-    const poor = await gift(giver, { product_id: 3, recipient: friend.email });
+    const poor = await gift(giver, { product_id: PRODUCTS.dota2.days30.id, recipient: friend.email });
     expect(poor.status).toBe(409);
     expect(poor.body.code).toBe("insufficient_balance");
-    const poorCode = await gift(giver, { product_id: 3 });
+    const poorCode = await gift(giver, { product_id: PRODUCTS.dota2.days30.id });
     expect(poorCode.status).toBe(409);
     expect(await giftRows(giver.id)).toHaveLength(0);
     expect(await expectConsistentLedger(shop, giver.id)).toBe(500);
@@ -221,7 +224,9 @@ describe("the built-in demo provider (no PayPal configured)", () => {
     const again = await shop.call("POST", "/v2/web/payment/paypal/order", { token: buyer.token, json: { amount: 1234 }, headers: { "idempotency-key": "demo-1" } });
     expect(again.body).toEqual(created.body);
     const capture = () => shop.call("POST", "/v2/web/payment/paypal/capture", { token: buyer.token, json: { order_id: orderId } });
-    expect((await capture()).status).toBe(409);
+    const early = await capture();
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe("payment_not_approved");
     expect(await shop.services.demoProvider!.approve(orderId)).toBe(true);
     const paid = await capture();
     expect(paid.status, paid.text).toBe(200);
@@ -236,14 +241,14 @@ describe("the built-in demo provider (no PayPal configured)", () => {
 describe("transactions, statistics and referrals", () => {
   it("lists transactions newest first; skip and before page through the same sequence; bad limits are 400", async () => {
     const user = await register(shop, { balance: 4000 });
-    for (let i = 0; i < 12; i++) expect((await purchase(user, 1)).status).toBe(200);
+    for (let i = 0; i < 12; i++) expect((await purchase(user, PRODUCTS.dota2.days1.id)).status).toBe(200);
     const all = await shop.call("GET", "/v2/web/user/transactions?limit=50", { token: user.token });
     expect(all.status).toBe(200);
     const ids = (all.body.data as { id: number }[]).map((t) => t.id);
     expect(ids).toHaveLength(13);
     expect([...ids].sort((a, b) => b - a)).toEqual(ids);
     expect(all.body.data[12]).toMatchObject({ type: "topup", amount: 4000, currency: "USD", status: "completed", products: [], product_id: null, product: null });
-    expect(all.body.data[0]).toMatchObject({ type: "purchase", amount: -199, product_id: 1, product: { id: 1, cheat_id: 1, params: { days: 1 }, price: 199 } });
+    expect(all.body.data[0]).toMatchObject({ type: "purchase", amount: -199, product_id: PRODUCTS.dota2.days1.id, product: { id: PRODUCTS.dota2.days1.id, cheat_id: GAMES.dota2.id, params: { days: 1 }, price: 199 } });
     expect(typeof all.body.data[0].created_at).toBe("string");
 
     const byDefault = await shop.call("GET", "/v2/web/user/transactions", { token: user.token });
@@ -279,21 +284,21 @@ describe("transactions, statistics and referrals", () => {
   it("statistics per cheat and of all transactions", async () => {
     const user = await register(shop, { balance: 6000 });
     const friend = await register(shop, { tag: "friend" });
-    expect((await purchase(user, 2)).status).toBe(200); // dota2 7 days 799
-    expect((await purchase(user, 3)).status).toBe(200); // dota2 30 days 1999
-    expect((await purchase(user, 5)).status).toBe(200); // minecraft 1 day 199
-    expect((await gift(user, { product_id: 1, recipient: friend.email })).status).toBe(200); // 199
-    expect((await shop.call("POST", "/v2/web/user/subscriptions/freeze", { token: user.token, json: { cheat_id: 1 } })).status).toBe(200);
+    expect((await purchase(user, PRODUCTS.dota2.days7.id)).status).toBe(200); // dota2 7 days 799
+    expect((await purchase(user, PRODUCTS.dota2.days30.id)).status).toBe(200); // dota2 30 days 1999
+    expect((await purchase(user, PRODUCTS.minecraft.days1.id)).status).toBe(200); // minecraft 1 day 199
+    expect((await gift(user, { product_id: PRODUCTS.dota2.days1.id, recipient: friend.email })).status).toBe(200); // 199
+    expect((await shop.call("POST", "/v2/web/user/subscriptions/freeze", { token: user.token, json: { cheat_id: GAMES.dota2.id } })).status).toBe(200);
 
     const subs = await subscriptionsOf(shop, user.token);
-    const dota = await shop.call("GET", "/v2/web/user/statistics?cheat_id=1", { token: user.token });
+    const dota = await shop.call("GET", `/v2/web/user/statistics?cheat_id=${GAMES.dota2.id}`, { token: user.token });
     expect(dota.status).toBe(200);
-    expect(dota.body.statistics).toMatchObject({ cheat_id: 1, total_days: 37, total_spent: 2798, purchases: 2, freezes: 1, expires_at: subscriptionOf(subs, 1)!.expires_at });
+    expect(dota.body.statistics).toMatchObject({ cheat_id: GAMES.dota2.id, total_days: 37, total_spent: 2798, purchases: 2, freezes: 1, expires_at: subscriptionOf(subs, GAMES.dota2.id)!.expires_at });
     expect(typeof dota.body.statistics.active_since).toBe("string");
-    const minecraft = await shop.call("GET", "/v2/web/user/statistics?cheat_id=2", { token: user.token });
-    expect(minecraft.body.statistics).toMatchObject({ cheat_id: 2, total_days: 1, total_spent: 199, purchases: 1, freezes: 0 });
-    const none = await shop.call("GET", "/v2/web/user/statistics?cheat_id=3", { token: user.token });
-    expect(none.body.statistics).toEqual({ cheat_id: 3, total_days: 0, total_spent: 0, purchases: 0, freezes: 0, active_since: null, expires_at: null });
+    const minecraft = await shop.call("GET", `/v2/web/user/statistics?cheat_id=${GAMES.minecraft.id}`, { token: user.token });
+    expect(minecraft.body.statistics).toMatchObject({ cheat_id: GAMES.minecraft.id, total_days: 1, total_spent: 199, purchases: 1, freezes: 0 });
+    const none = await shop.call("GET", `/v2/web/user/statistics?cheat_id=${GAMES.cs2.id}`, { token: user.token });
+    expect(none.body.statistics).toEqual({ cheat_id: GAMES.cs2.id, total_days: 0, total_spent: 0, purchases: 0, freezes: 0, active_since: null, expires_at: null });
     expect((await shop.call("GET", "/v2/web/user/statistics?cheat_id=abc", { token: user.token })).status).toBe(400);
 
     const all = await shop.call("GET", "/v2/web/user/statistics/transactions", { token: user.token });
@@ -324,8 +329,8 @@ describe("two users", () => {
   it("one user's transactions, subscriptions and freezes are out of the other's reach", async () => {
     const alice = await register(shop, { tag: "alice", balance: 3000 });
     const bob = await register(shop, { tag: "bob", balance: 300 });
-    expect((await purchase(alice, 3)).status).toBe(200);
-    expect((await purchase(bob, 5)).status).toBe(200);
+    expect((await purchase(alice, PRODUCTS.dota2.days30.id)).status).toBe(200);
+    expect((await purchase(bob, PRODUCTS.minecraft.days1.id)).status).toBe(200);
     const aliceIds = (await rowsOf(shop, alice.id)).map((r) => r.id);
 
     const bobList = await shop.call("GET", `/v2/web/user/transactions?limit=50&user_id=${alice.id}`, { token: bob.token });
@@ -337,15 +342,15 @@ describe("two users", () => {
     expect(keyed.body.data.every((t: { id: number }) => bobIds.includes(t.id))).toBe(true);
 
     const bobSubs = await subscriptionsOf(shop, bob.token);
-    expect(bobSubs.body.subscriptions.map((s: { cheat_id: number }) => s.cheat_id)).toEqual([2]);
-    const aliceBefore = subscriptionOf(await subscriptionsOf(shop, alice.token), 1)!;
+    expect(bobSubs.body.subscriptions.map((s: { cheat_id: number }) => s.cheat_id)).toEqual([GAMES.minecraft.id]);
+    const aliceBefore = subscriptionOf(await subscriptionsOf(shop, alice.token), GAMES.dota2.id)!;
     // Bob freezing "cheat 1" (Alice's only) acts on his own, missing, subscription.
-    const freeze = await shop.call("POST", "/v2/web/user/subscriptions/freeze", { token: bob.token, json: { cheat_id: 1, user_id: alice.id } });
+    const freeze = await shop.call("POST", "/v2/web/user/subscriptions/freeze", { token: bob.token, json: { cheat_id: GAMES.dota2.id, user_id: alice.id } });
     expect(freeze.status).toBe(409);
     expect(freeze.body.message).toBe("You have no subscription for this game yet.");
-    expect((await shop.call("POST", "/v2/web/user/subscriptions/unfreeze", { token: bob.token, json: { cheat_id: 1 } })).status).toBe(409);
-    expect(subscriptionOf(await subscriptionsOf(shop, alice.token), 1)).toEqual(aliceBefore);
-    const stats = await shop.call("GET", "/v2/web/user/statistics?cheat_id=1", { token: bob.token });
+    expect((await shop.call("POST", "/v2/web/user/subscriptions/unfreeze", { token: bob.token, json: { cheat_id: GAMES.dota2.id } })).status).toBe(409);
+    expect(subscriptionOf(await subscriptionsOf(shop, alice.token), GAMES.dota2.id)).toEqual(aliceBefore);
+    const stats = await shop.call("GET", `/v2/web/user/statistics?cheat_id=${GAMES.dota2.id}`, { token: bob.token });
     expect(stats.body.statistics).toMatchObject({ purchases: 0, total_spent: 0, expires_at: null });
     expect((await shop.call("GET", "/v2/web/user/statistics/transactions", { token: bob.token })).body.statistics.count).toBe(2);
     expect(await expectConsistentLedger(shop, alice.id)).toBe(1001);

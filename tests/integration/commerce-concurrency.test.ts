@@ -5,6 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { runJobsOnce } from "../../server/jobs.ts";
 import {
+  GAMES,
+  PRODUCTS,
   balanceOf,
   expectConsistentLedger,
   owedOf,
@@ -29,7 +31,7 @@ function purchase(user: User, productId: number): Promise<Reply> {
   return shop.call("POST", "/v2/web/user/purchase", { token: user.token, json: { product_id: productId } });
 }
 
-function freezeCall(user: User, action: "freeze" | "unfreeze", cheatId = 1): Promise<Reply> {
+function freezeCall(user: User, action: "freeze" | "unfreeze", cheatId: number = GAMES.dota2.id): Promise<Reply> {
   return shop.call("POST", `/v2/web/user/subscriptions/${action}`, { token: user.token, json: { cheat_id: cheatId } });
 }
 
@@ -37,7 +39,7 @@ describe("parallel spending", () => {
   it("20 parallel purchases on a balance covering exactly 3 → 3 succeed, 17 are refused, nothing overdrawn", async () => {
     const buyer = await register(shop, { balance: 3 * 799 });
     const started = Date.now();
-    const replies = await Promise.all(Array.from({ length: 20 }, () => purchase(buyer, 2)));
+    const replies = await Promise.all(Array.from({ length: 20 }, () => purchase(buyer, PRODUCTS.dota2.days7.id)));
     const ok = replies.filter((r) => r.status === 200);
     const refused = replies.filter((r) => r.status !== 200);
     expect(ok).toHaveLength(3);
@@ -50,7 +52,7 @@ describe("parallel spending", () => {
     expect(await expectConsistentLedger(shop, buyer.id)).toBe(0);
     expect((await rowsOf(shop, buyer.id)).filter((r) => r.type === "purchase")).toHaveLength(3);
     // Exactly three times seven days.
-    const end = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!.expires_at).getTime();
+    const end = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), GAMES.dota2.id)!.expires_at).getTime();
     expect(end).toBeGreaterThanOrEqual(started + 21 * DAY_MS);
     expect(end).toBeLessThanOrEqual(Date.now() + 21 * DAY_MS);
   });
@@ -82,10 +84,10 @@ describe("parallel spending", () => {
         }
         const reply =
           op.kind === "purchase"
-            ? await purchase(op.user, 5) // minecraft, 1 day, 199
+            ? await purchase(op.user, PRODUCTS.minecraft.days1.id) // minecraft, 1 day, 199
             : await shop.call("POST", "/v2/web/user/gift", {
                 token: op.user.token,
-                json: { product_id: 9, recipient: op.user === alice ? bob.email : alice.username }, // cs2, 1 day, 199
+                json: { product_id: PRODUCTS.cs2.days1.id, recipient: op.user === alice ? bob.email : alice.username }, // cs2, 1 day, 199
               });
         if (reply.status !== 200) expect(reply.body.code, reply.text).toBe("insufficient_balance");
         return { op, status: reply.status };
@@ -117,8 +119,8 @@ describe("parallel spending", () => {
         expect(end).toBeGreaterThanOrEqual(started + days * DAY_MS);
         expect(end).toBeLessThanOrEqual(finished + days * DAY_MS);
       };
-      await expectDays(2, succeeded("purchase", user));
-      await expectDays(3, succeeded("gift", giver));
+      await expectDays(GAMES.minecraft.id, succeeded("purchase", user));
+      await expectDays(GAMES.cs2.id, succeeded("gift", giver));
     }
   });
 });
@@ -126,7 +128,7 @@ describe("parallel spending", () => {
 describe("parallel freezes and unfreezes of one subscription", () => {
   it("10 parallel freezes → exactly one; 50 parallel unfreezes → expires_at extended exactly once", async () => {
     const user = await register(shop, { balance: 1999 });
-    expect((await purchase(user, 3)).status).toBe(200);
+    expect((await purchase(user, PRODUCTS.dota2.days30.id)).status).toBe(200);
 
     const freezes = await Promise.all(Array.from({ length: 10 }, () => freezeCall(user, "freeze")));
     expect(freezes.filter((r) => r.status === 200)).toHaveLength(1);
@@ -134,7 +136,7 @@ describe("parallel freezes and unfreezes of one subscription", () => {
       expect(reply.status).toBe(409);
       expect(reply.body).toMatchObject({ code: "freeze_not_allowed", message: "The subscription is already frozen." });
     }
-    const frozen = subscriptionOf(await subscriptionsOf(shop, user.token), 1)!;
+    const frozen = subscriptionOf(await subscriptionsOf(shop, user.token), GAMES.dota2.id)!;
     expect(frozen.state).toBe("frozen");
     expect(frozen.frozen_length).toBeGreaterThan(30 * 86_400 - 60);
     expect(frozen.frozen_length).toBeLessThanOrEqual(30 * 86_400);
@@ -147,7 +149,7 @@ describe("parallel freezes and unfreezes of one subscription", () => {
       expect(reply.status).toBe(409);
       expect(reply.body.message).toBe("The subscription is not frozen.");
     }
-    const running = subscriptionOf(await subscriptionsOf(shop, user.token), 1)!;
+    const running = subscriptionOf(await subscriptionsOf(shop, user.token), GAMES.dota2.id)!;
     expect(running.state).toBe("active");
     expect(running.frozen_length).toBe(0);
     // expires_at = the unfreeze's moment + the time the freeze kept: extended once, not 50 times.
@@ -155,7 +157,7 @@ describe("parallel freezes and unfreezes of one subscription", () => {
     expect(unfrozenAt).toBeGreaterThanOrEqual(before - 1000);
     expect(unfrozenAt).toBeLessThanOrEqual(after + 1000);
     expect(new Date(running.expires_at).getTime()).toBe(unfrozenAt + frozen.frozen_length * 1000);
-    const stats = await shop.call("GET", "/v2/web/user/statistics?cheat_id=1", { token: user.token });
+    const stats = await shop.call("GET", `/v2/web/user/statistics?cheat_id=${GAMES.dota2.id}`, { token: user.token });
     expect(stats.body.statistics.freezes).toBe(1);
     expect(await balanceOf(shop, user.id)).toBe(0);
   });
@@ -177,17 +179,17 @@ describe("payments alongside spending", () => {
     const referrer = await register(shop, { tag: "ref", balance: 20 * 199 });
     const code = (await shop.call("GET", "/v2/web/user/referral", { token: referrer.token })).body.referral.code as string;
     const buyer = await register(shop, { referrer: code });
-    const orders = await capturedOrders(buyer, 1, 12);
+    const orders = await capturedOrders(buyer, 1, PRODUCTS.cs2.days90.id);
     const started = Date.now();
     const replies = await Promise.all([
       ...orders.map((id) => shop.call("POST", "/v2/web/payment/paypal/capture", { token: buyer.token, json: { order_id: id } })),
-      ...orders.map(() => shop.call("POST", "/v2/web/user/gift", { token: referrer.token, json: { product_id: 1, recipient: buyer.email } })),
+      ...orders.map(() => shop.call("POST", "/v2/web/user/gift", { token: referrer.token, json: { product_id: PRODUCTS.dota2.days1.id, recipient: buyer.email } })),
     ]);
     for (const reply of replies) expect(reply.status, reply.text).toBe(200);
     // 12 gifts paid; the 12 rewards of 10 % of 199 (19) are held, not credited yet (docs/product/money.md#referrals).
     expect(await expectConsistentLedger(shop, referrer.id)).toBe(20 * 199 - 12 * 199);
     expect((await rowsOf(shop, buyer.id)).filter((r) => r.type === "purchase")).toHaveLength(12);
-    const end = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!.expires_at).getTime();
+    const end = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), GAMES.dota2.id)!.expires_at).getTime();
     expect(end).toBeGreaterThanOrEqual(started + 24 * DAY_MS);
     expect(end).toBeLessThanOrEqual(Date.now() + 24 * DAY_MS);
 
@@ -200,7 +202,7 @@ describe("payments alongside spending", () => {
         const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.REFUNDED", id);
         return shop.call("POST", "/v2/web/payment/paypal/webhook", { json: event, headers: shop.paypal.webhookHeaders(event) });
       }),
-      ...orders.slice(0, 4).map(() => shop.call("POST", "/v2/web/user/gift", { token: referrer.token, json: { product_id: 1, recipient: buyer.email } })),
+      ...orders.slice(0, 4).map(() => shop.call("POST", "/v2/web/user/gift", { token: referrer.token, json: { product_id: PRODUCTS.dota2.days1.id, recipient: buyer.email } })),
     ]);
     for (const reply of more) expect(reply.status, reply.text).toBe(200);
     await runJobsOnce(shop.services);
@@ -210,14 +212,14 @@ describe("payments alongside spending", () => {
     expect(summary.body.referral.earned).toBe(6 * 19);
     expect(await expectConsistentLedger(shop, buyer.id)).toBe(0);
     // 24 days, less 6 refunded, plus 4 more given.
-    const after = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!.expires_at).getTime();
+    const after = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), GAMES.dota2.id)!.expires_at).getTime();
     expect(after).toBeGreaterThanOrEqual(started + 22 * DAY_MS);
     expect(after).toBeLessThanOrEqual(Date.now() + 22 * DAY_MS);
   });
 
   it("product refunds in parallel with purchases of the same subscription: all succeed, days exact", async () => {
     const buyer = await register(shop, { balance: 10 * 199 });
-    const orders = await capturedOrders(buyer, 2, 10);
+    const orders = await capturedOrders(buyer, 2, PRODUCTS.cs2.days7.id);
     for (const id of orders) {
       expect((await shop.call("POST", "/v2/web/payment/paypal/capture", { token: buyer.token, json: { order_id: id } })).status).toBe(200);
       shop.paypal.refund(id);
@@ -228,13 +230,13 @@ describe("payments alongside spending", () => {
         const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.REFUNDED", id);
         return shop.call("POST", "/v2/web/payment/paypal/webhook", { json: event, headers: shop.paypal.webhookHeaders(event) });
       }),
-      ...orders.map(() => purchase(buyer, 1)),
+      ...orders.map(() => purchase(buyer, PRODUCTS.dota2.days1.id)),
     ]);
     for (const reply of replies) expect(reply.status, reply.text).toBe(200);
     expect(await expectConsistentLedger(shop, buyer.id)).toBe(0);
     expect((await rowsOf(shop, buyer.id)).filter((r) => r.type === "refund")).toHaveLength(10);
     // 70 days paid by PayPal and refunded, 10 bought from the balance: 10 days are left.
-    const end = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!.expires_at).getTime();
+    const end = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), GAMES.dota2.id)!.expires_at).getTime();
     // (A refund that meets the end removes whole seconds only: up to a second may stay.)
     expect(end).toBeGreaterThanOrEqual(started + 10 * DAY_MS - 60_000);
     expect(end).toBeLessThanOrEqual(Date.now() + 10 * DAY_MS + 1000);

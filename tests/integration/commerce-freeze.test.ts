@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../../core/shared/clock.ts";
 import { runJobsOnce } from "../../server/jobs.ts";
-import { register, signIn, subscriptionOf, subscriptionsOf, useCommerceShop, type Reply, type User } from "./commerce-kit.ts";
+import { GAMES, PRODUCTS, register, signIn, subscriptionOf, subscriptionsOf, useCommerceShop, type Reply, type User } from "./commerce-kit.ts";
 
 const clock = manualClock(new Date("2026-03-01T10:00:00.000Z"));
 const shop = useCommerceShop({ clock, smtp: true, env: { FREEZE_MAX_DAYS: "30", FREEZE_COOLDOWN_DAYS: "7" } });
@@ -18,12 +18,12 @@ function purchase(user: User, productId: number): Promise<Reply> {
   return shop.call("POST", "/v2/web/user/purchase", { token: user.token, json: { product_id: productId } });
 }
 
-function freezeCall(user: User, action: "freeze" | "unfreeze", cheatId = 1): Promise<Reply> {
+function freezeCall(user: User, action: "freeze" | "unfreeze", cheatId: number = GAMES.dota2.id): Promise<Reply> {
   return shop.call("POST", `/v2/web/user/subscriptions/${action}`, { token: user.token, json: { cheat_id: cheatId } });
 }
 
 async function dota(user: User) {
-  return subscriptionOf(await subscriptionsOf(shop, user.token), 1)!;
+  return subscriptionOf(await subscriptionsOf(shop, user.token), GAMES.dota2.id)!;
 }
 
 /** Moves the clock on; sessions live 336 h, so the user signs in again. */
@@ -42,7 +42,7 @@ describe("freeze and unfreeze", () => {
   it("keeps the remaining time to the second, never reads as expired while frozen, then waits out the cooldown", async () => {
     const user = await register(shop, { balance: 1999 });
     const t0 = now();
-    expect((await purchase(user, 3)).status).toBe(200);
+    expect((await purchase(user, PRODUCTS.dota2.days30.id)).status).toBe(200);
     expect((await dota(user)).expires_at).toBe(iso(t0 + 30 * DAY));
 
     await advance(5 * DAY + 12_345, user);
@@ -50,7 +50,7 @@ describe("freeze and unfreeze", () => {
     const frozen = await freezeCall(user, "freeze");
     expect(frozen.status, frozen.text).toBe(200);
     const kept = 25 * 86_400 - 13; // 25 days less 12.345 s, to the whole second
-    expect(subscriptionOf(frozen, 1)).toMatchObject({
+    expect(subscriptionOf(frozen, GAMES.dota2.id)).toMatchObject({
       state: "frozen",
       frozen_length: kept,
       remaining_seconds: kept,
@@ -68,7 +68,7 @@ describe("freeze and unfreeze", () => {
     const unfrozenAt = now();
     const unfrozen = await freezeCall(user, "unfreeze");
     expect(unfrozen.status, unfrozen.text).toBe(200);
-    expect(subscriptionOf(unfrozen, 1)).toMatchObject({
+    expect(subscriptionOf(unfrozen, GAMES.dota2.id)).toMatchObject({
       state: "active",
       expires_at: iso(unfrozenAt + kept * SECOND),
       frozen_length: 0,
@@ -90,8 +90,8 @@ describe("freeze and unfreeze", () => {
     expect((await dota(user)).can_freeze).toBe(true);
     const again = await freezeCall(user, "freeze");
     expect(again.status, again.text).toBe(200);
-    expect(subscriptionOf(again, 1)!.frozen_length).toBe(kept - 7 * 86_400);
-    const stats = await shop.call("GET", "/v2/web/user/statistics?cheat_id=1", { token: user.token });
+    expect(subscriptionOf(again, GAMES.dota2.id)!.frozen_length).toBe(kept - 7 * 86_400);
+    const stats = await shop.call("GET", `/v2/web/user/statistics?cheat_id=${GAMES.dota2.id}`, { token: user.token });
     expect(stats.body.statistics.freezes).toBe(2);
   });
 
@@ -100,7 +100,7 @@ describe("freeze and unfreeze", () => {
     const missing = await freezeCall(user, "freeze");
     expect(missing.status).toBe(409);
     expect(missing.body.message).toBe("You have no subscription for this game yet.");
-    expect((await purchase(user, 1)).status).toBe(200);
+    expect((await purchase(user, PRODUCTS.dota2.days1.id)).status).toBe(200);
     expect((await freezeCall(user, "unfreeze")).status).toBe(409);
     await advance(DAY, user);
     const expired = await freezeCall(user, "freeze");
@@ -113,31 +113,31 @@ describe("freeze and unfreeze", () => {
   it("days bought or given while frozen add to the frozen time", async () => {
     const user = await register(shop, { balance: 799 + 1999 });
     const giver = await register(shop, { tag: "giver", balance: 199 });
-    expect((await purchase(user, 2)).status).toBe(200);
+    expect((await purchase(user, PRODUCTS.dota2.days7.id)).status).toBe(200);
     await advance(3600 * SECOND);
     const frozen = await freezeCall(user, "freeze");
     expect(frozen.status).toBe(200);
-    const before = subscriptionOf(frozen, 1)!;
+    const before = subscriptionOf(frozen, GAMES.dota2.id)!;
     expect(before.frozen_length).toBe(7 * 86_400 - 3600);
 
-    const bought = await purchase(user, 3);
+    const bought = await purchase(user, PRODUCTS.dota2.days30.id);
     expect(bought.status, bought.text).toBe(200);
-    expect(subscriptionOf(bought, 1)).toMatchObject({ state: "frozen", frozen_length: before.frozen_length + 30 * 86_400, expires_at: before.expires_at });
-    const given = await shop.call("POST", "/v2/web/user/gift", { token: giver.token, json: { product_id: 1, recipient: user.email } });
+    expect(subscriptionOf(bought, GAMES.dota2.id)).toMatchObject({ state: "frozen", frozen_length: before.frozen_length + 30 * 86_400, expires_at: before.expires_at });
+    const given = await shop.call("POST", "/v2/web/user/gift", { token: giver.token, json: { product_id: PRODUCTS.dota2.days1.id, recipient: user.email } });
     expect(given.status, given.text).toBe(200);
     const total = before.frozen_length + 31 * 86_400;
     expect(await dota(user)).toMatchObject({ state: "frozen", frozen_length: total });
 
     await advance(2 * DAY, user);
     const unfrozen = await freezeCall(user, "unfreeze");
-    expect(subscriptionOf(unfrozen, 1)!.expires_at).toBe(iso(now() + total * SECOND));
+    expect(subscriptionOf(unfrozen, GAMES.dota2.id)!.expires_at).toBe(iso(now() + total * SECOND));
   });
 });
 
 describe("background jobs", () => {
   it("end a freeze after FREEZE_MAX_DAYS as of its scheduled end, even when they run days late", async () => {
     const user = await register(shop, { balance: 1999 });
-    expect((await purchase(user, 3)).status).toBe(200);
+    expect((await purchase(user, PRODUCTS.dota2.days30.id)).status).toBe(200);
     await advance(2 * DAY);
     const frozenAt = now();
     expect((await freezeCall(user, "freeze")).status).toBe(200);
@@ -171,7 +171,7 @@ describe("background jobs", () => {
 
   it("announce an expiry three days ahead once (notification and mail), and again for a new expiry after an extension", async () => {
     const user = await register(shop, { balance: 2 * 799 });
-    expect((await purchase(user, 2)).status).toBe(200);
+    expect((await purchase(user, PRODUCTS.dota2.days7.id)).status).toBe(200);
     const expiry = new Date((await dota(user)).expires_at).getTime();
     const mails = () => shop.smtp.messages.filter((m) => m.envelope.to.includes(user.email) && m.subject === "Your Dota 2 subscription ends soon");
 
@@ -191,7 +191,7 @@ describe("background jobs", () => {
     expect(mails()[0]!.text).toContain("Dota 2");
 
     // Seven more days: the new expiry is far, so nothing yet; then it comes near, and is announced once.
-    expect((await purchase(user, 2)).status).toBe(200);
+    expect((await purchase(user, PRODUCTS.dota2.days7.id)).status).toBe(200);
     const extended = new Date((await dota(user)).expires_at).getTime();
     expect(extended).toBe(expiry + 7 * DAY);
     await runJobsOnce(shop.services);

@@ -5,13 +5,17 @@ import { randomBytes } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
 import { transactions, users } from "../../db/schema/index.ts";
+import { DEMO } from "../../db/seed.ts";
 import type { Clock } from "../../core/shared/clock.ts";
-import type { SubscriptionView } from "../../core/subscriptions/index.ts";
+import type { SubscriptionDto } from "../../server/api/wire/commerce.ts";
 import { startTestApp, type TestApp } from "../kit/app.ts";
 import { startPayPalKit, type PayPalKit } from "../kit/paypal.ts";
 import { startSmtpServer, type TestSmtpServer } from "../kit/smtp.ts";
 
 export const PASSWORD = "Quartz-Lantern-42";
+
+/** The demo catalogue by name (db/seed.ts): `PRODUCTS.dota2.days30.id`, `GAMES.minecraft.id`. */
+export const { games: GAMES, products: PRODUCTS } = DEMO;
 
 export type Reply = {
   status: number;
@@ -188,8 +192,8 @@ export async function expectConsistentLedger(shop: CommerceShop, userId: number)
   return balance;
 }
 
-export function subscriptionOf(reply: Reply, cheatId: number): SubscriptionView | undefined {
-  return (reply.body.subscriptions as SubscriptionView[]).find((s) => s.cheat_id === cheatId);
+export function subscriptionOf(reply: Reply, cheatId: number): SubscriptionDto | undefined {
+  return (reply.body.subscriptions as SubscriptionDto[]).find((s) => s.cheat_id === cheatId);
 }
 
 export async function subscriptionsOf(shop: CommerceShop, token: string) {

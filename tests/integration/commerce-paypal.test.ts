@@ -8,6 +8,8 @@ import { idempotencyKeys, paymentOrders } from "../../db/schema/index.ts";
 import type { KitOrder } from "../kit/paypal.ts";
 import { runJobsOnce } from "../../server/jobs.ts";
 import {
+  GAMES,
+  PRODUCTS,
   balanceOf,
   expectConsistentLedger,
   owedOf,
@@ -86,7 +88,7 @@ describe("a top-up and a direct purchase, end to end", () => {
     // Not approved yet: nothing happens.
     const early = await capture(buyer, orderId);
     expect(early.status).toBe(409);
-    expect(early.body.message).toBe("The payment has not been approved yet.");
+    expect(early.body).toMatchObject({ status: false, code: "payment_not_approved", message: "The payment has not been approved yet." });
     expect(await rowsOf(shop, buyer.id)).toHaveLength(0);
 
     shop.paypal.approve(orderId);
@@ -128,7 +130,7 @@ describe("a top-up and a direct purchase, end to end", () => {
     const buyer = await register(shop, { referrer: await referralCode(referrer) });
     shop.paypal.approveRel = "approve"; // the older link PayPal sends without payment_source
     try {
-      const created = await createOrder(buyer, { product_id: 3 });
+      const created = await createOrder(buyer, { product_id: PRODUCTS.dota2.days30.id });
       expect(created.status, created.text).toBe(200);
       expect(created.body.approve_url).toContain(created.body.order_id);
       const sent = shop.paypal.requestsTo(CREATE).at(-1)!;
@@ -137,18 +139,18 @@ describe("a top-up and a direct purchase, end to end", () => {
       const before = Date.now();
       const captured = await capture(buyer, created.body.order_id);
       expect(captured.status, captured.text).toBe(200);
-      expect(captured.body.transaction).toMatchObject({ type: "purchase", amount: 0, paid: 1999, product_id: 3, source: "paypal" });
-      expect(captured.body.transaction.product).toMatchObject({ id: 3, cheat_id: 1, params: { days: 30 } });
+      expect(captured.body.transaction).toMatchObject({ type: "purchase", amount: 0, paid: 1999, product_id: PRODUCTS.dota2.days30.id, source: "paypal" });
+      expect(captured.body.transaction.product).toMatchObject({ id: 3, cheat_id: GAMES.dota2.id, params: { days: 30 } });
       expect(captured.body.balance).toBe(0);
-      const dota = subscriptionOf(captured, 1)!;
+      const dota = subscriptionOf(captured, GAMES.dota2.id)!;
       expect(dota.state).toBe("active");
       const expires = new Date(dota.expires_at).getTime();
       expect(expires).toBeGreaterThanOrEqual(before + 30 * DAY_MS - 1000);
       expect(expires).toBeLessThanOrEqual(Date.now() + 30 * DAY_MS + 1000);
-      expect(subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!.expires_at).toBe(dota.expires_at);
+      expect(subscriptionOf(await subscriptionsOf(shop, buyer.token), GAMES.dota2.id)!.expires_at).toBe(dota.expires_at);
 
       expect((await capture(buyer, created.body.order_id)).body.transaction.id).toBe(captured.body.transaction.id);
-      expect(subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!.expires_at).toBe(dota.expires_at);
+      expect(subscriptionOf(await subscriptionsOf(shop, buyer.token), GAMES.dota2.id)!.expires_at).toBe(dota.expires_at);
       await runJobsOnce(shop.services);
       expect((await rowsOf(shop, referrer.id)).map((r) => [r.type, r.amount])).toEqual([["referral_reward", 199]]);
       await expectConsistentLedger(shop, buyer.id);
@@ -160,15 +162,15 @@ describe("a top-up and a direct purchase, end to end", () => {
 
   it("offers a product only in the buyer's shopping area and checks the top-up amount", async () => {
     const buyer = await register(shop);
-    expect((await createOrder(buyer, { product_id: 13 })).status).toBe(404); // a CIS price, asked from global
-    const cis = await createOrder(buyer, { product_id: 13 }, undefined, { "CF-IPCountry": "RU" });
+    expect((await createOrder(buyer, { product_id: PRODUCTS.dota2Cis.days1.id })).status).toBe(404); // a CIS price, asked from global
+    const cis = await createOrder(buyer, { product_id: PRODUCTS.dota2Cis.days1.id }, undefined, { "CF-IPCountry": "RU" });
     expect(cis.status, cis.text).toBe(200);
     const sent = shop.paypal.requestsTo(CREATE).at(-1)!;
     expect((sent.body as { purchase_units: { amount: { value: string } }[] }).purchase_units[0]!.amount.value).toBe("1.49");
-    expect((await createOrder(buyer, { product_id: 1 }, undefined, { "CF-IPCountry": "RU" })).status).toBe(404);
+    expect((await createOrder(buyer, { product_id: PRODUCTS.dota2.days1.id }, undefined, { "CF-IPCountry": "RU" })).status).toBe(404);
     expect((await createOrder(buyer, { amount: 99 })).status).toBe(400); // below TOPUP_MIN
     expect((await createOrder(buyer, {})).status).toBe(400);
-    expect((await createOrder(buyer, { amount: 500, product_id: 1 })).status).toBe(400);
+    expect((await createOrder(buyer, { amount: 500, product_id: PRODUCTS.dota2.days1.id })).status).toBe(400);
     expect((await shop.call("POST", "/v2/web/payment/paypal/order", { json: { amount: 500 } })).status).toBe(401);
   });
 });
@@ -224,15 +226,15 @@ describe("a payment is applied exactly once", () => {
 
   it("a direct purchase by webhook alone grants the days once", async () => {
     const buyer = await register(shop);
-    const order = await approvedOrder(buyer, { product_id: 2 });
+    const order = await approvedOrder(buyer, { product_id: PRODUCTS.dota2.days7.id });
     shop.paypal.captureAtProvider(order.id);
     const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order);
     expect((await webhook(event)).status).toBe(200);
-    const first = subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!;
+    const first = subscriptionOf(await subscriptionsOf(shop, buyer.token), GAMES.dota2.id)!;
     expect((await webhook(event)).status).toBe(200);
     const reply = await capture(buyer, order.id);
     expect(reply.status).toBe(200);
-    expect(subscriptionOf(reply, 1)!.expires_at).toBe(first.expires_at);
+    expect(subscriptionOf(reply, GAMES.dota2.id)!.expires_at).toBe(first.expires_at);
     expect((await rowsOf(shop, buyer.id)).map((r) => [r.type, r.amount, r.paid])).toEqual([["purchase", 0, 799]]);
   });
 });
@@ -283,11 +285,12 @@ describe("what is never applied", () => {
     shop.paypal.tamperNextCapture(tamper);
     const reply = await capture(buyer, order.id);
     expect(reply.status).toBe(409);
-    expect(reply.body).toMatchObject({ status: false, code: "conflict", message: "The payment does not match the order and was not applied. Please contact support." });
+    expect(reply.body).toMatchObject({ status: false, code: "payment_mismatch", message: "The payment does not match the order and was not applied. Please contact support." });
     // The return page tries again, and PayPal's webhook arrives: still nothing.
     expect((await capture(buyer, order.id)).status).toBe(409);
     const hook = await webhook(shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order));
     expect(hook.status).toBe(409);
+    expect(hook.body.code).toBe("payment_mismatch");
     expect(await rowsOf(shop, buyer.id)).toHaveLength(0);
     expect(await balanceOf(shop, buyer.id)).toBe(0);
     const row = await orderRow(order.id);
@@ -344,7 +347,7 @@ describe("PayPal failing or silent", () => {
     // The failed answer is not kept, but the key still belongs to that request.
     const other = await createOrder(buyer, { amount: 1900 }, key);
     expect(other.status).toBe(409);
-    expect(other.body.message).toBe("This Idempotency-Key was already used for a different request.");
+    expect(other.body).toMatchObject({ code: "idempotency_mismatch", message: "This Idempotency-Key was already used for a different request." });
 
     const retried = await createOrder(buyer, { amount: 1800 }, key);
     expect(retried.status, retried.text).toBe(200);
@@ -462,7 +465,7 @@ describe("refunds", () => {
     const buyer = await register(shop);
     const order = await approvedOrder(buyer, { amount: 1000 });
     await capture(buyer, order.id);
-    const bought = await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: 2 } });
+    const bought = await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: PRODUCTS.dota2.days7.id } });
     expect(bought.status, bought.text).toBe(200);
     expect(bought.body.balance).toBe(201);
     shop.paypal.refund(order.id);
@@ -472,7 +475,7 @@ describe("refunds", () => {
     expect(rows.find((r) => r.reference?.startsWith("paypal:refund:") && r.amount !== 0)).toMatchObject({ type: "refund", amount: -201, paid: -1000, balanceAfter: 0 });
     // The 7 days bought with the rest are taken back (the few milliseconds used since stay).
     expect(rows.find((r) => r.relatedId === purchaseRow.id)).toMatchObject({ type: "refund", amount: 0 });
-    const end = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!.expires_at).getTime();
+    const end = new Date(subscriptionOf(await subscriptionsOf(shop, buyer.token), GAMES.dota2.id)!.expires_at).getTime();
     expect(end).toBeLessThanOrEqual(Date.now() + 1000);
     expect(await owedOf(shop, buyer.id)).toBeLessThanOrEqual(1);
     expect(await expectConsistentLedger(shop, buyer.id)).toBe(0);
@@ -480,16 +483,16 @@ describe("refunds", () => {
 
   it("a refunded product loses its days, once", async () => {
     const buyer = await register(shop, { balance: 1999 });
-    const base = await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: 3 } });
-    const before = new Date(subscriptionOf(base, 1)!.expires_at).getTime();
-    const order = await approvedOrder(buyer, { product_id: 2 });
+    const base = await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: PRODUCTS.dota2.days30.id } });
+    const before = new Date(subscriptionOf(base, GAMES.dota2.id)!.expires_at).getTime();
+    const order = await approvedOrder(buyer, { product_id: PRODUCTS.dota2.days7.id });
     const paid = await capture(buyer, order.id);
-    expect(new Date(subscriptionOf(paid, 1)!.expires_at).getTime()).toBe(before + 7 * DAY_MS);
+    expect(new Date(subscriptionOf(paid, GAMES.dota2.id)!.expires_at).getTime()).toBe(before + 7 * DAY_MS);
     shop.paypal.refund(order.id);
     const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.REFUNDED", order);
     expect((await webhook(event)).status).toBe(200);
     expect((await webhook(event)).status).toBe(200);
-    const after = subscriptionOf(await subscriptionsOf(shop, buyer.token), 1)!;
+    const after = subscriptionOf(await subscriptionsOf(shop, buyer.token), GAMES.dota2.id)!;
     expect(new Date(after.expires_at).getTime()).toBe(before);
     const refunds = (await rowsOf(shop, buyer.id)).filter((r) => r.type === "refund");
     expect(refunds).toHaveLength(1);

@@ -14,7 +14,9 @@ import { isEntitled } from "../../core/subscriptions/index.ts";
 import { runJobsOnce } from "../../server/jobs.ts";
 import type { KitOrder } from "../kit/paypal.ts";
 import {
+  GAMES,
   PASSWORD,
+  PRODUCTS,
   balanceOf,
   expectConsistentLedger,
   owedOf,
@@ -78,7 +80,7 @@ async function rewardsOf(referrerId: number) {
 }
 
 async function dotaEnd(user: User): Promise<number> {
-  return new Date(subscriptionOf(await subscriptionsOf(shop, user.token), 1)!.expires_at).getTime();
+  return new Date(subscriptionOf(await subscriptionsOf(shop, user.token), GAMES.dota2.id)!.expires_at).getTime();
 }
 
 /** Moves the clock on; sessions live 336 h, so these users sign in again. */
@@ -96,9 +98,9 @@ describe("a refunded top-up, end to end (docs/product/money.md#a-top-up)", () =>
 
     // Top up 50.00, then spend 39.98: 30 days of dota2 and a gift code of 30 days.
     const order = await pay(buyer, { amount: 5000 });
-    const bought = await purchase(buyer, 3);
+    const bought = await purchase(buyer, PRODUCTS.dota2.days30.id);
     expect(bought.status, bought.text).toBe(200);
-    const given = await gift(buyer, 3);
+    const given = await gift(buyer, PRODUCTS.dota2.days30.id);
     expect(given.status, given.text).toBe(200);
     expect(given.body.balance).toBe(1002);
     const code = given.body.gift.code as string;
@@ -108,7 +110,7 @@ describe("a refunded top-up, end to end (docs/product/money.md#a-top-up)", () =>
     await later(14 * DAY, buyer, referrer, friend);
     expect((await runJobsOnce(shop.services)).released).toBe(1);
     expect(await balanceOf(shop, referrer.id)).toBe(500);
-    expect((await purchase(referrer, 1)).status).toBe(200);
+    expect((await purchase(referrer, PRODUCTS.dota2.days1.id)).status).toBe(200);
 
     // Day 15: PayPal refunds the whole 50.00; the event arrives twice.
     await later(DAY, buyer, referrer, friend);
@@ -182,7 +184,7 @@ describe("a refunded top-up, end to end (docs/product/money.md#a-top-up)", () =>
   it("takes a purchase's days in proportion to the part of its price still needed", async () => {
     const buyer = await register(shop);
     const order = await pay(buyer, { amount: 1000 });
-    expect((await purchase(buyer, 2)).status).toBe(200); // 7 days for 7.99: 2.01 left
+    expect((await purchase(buyer, PRODUCTS.dota2.days7.id)).status).toBe(200); // 7 days for 7.99: 2.01 left
     const end = await dotaEnd(buyer);
     expect((await refund(order, "5.00")).status).toBe(200);
     // 2.01 from the balance; 2.99 of the 7.99 purchase: that share of its 7 days.
@@ -207,8 +209,8 @@ describe("a refunded top-up, end to end (docs/product/money.md#a-top-up)", () =>
     const buyer = await register(shop);
     const friend = await register(shop, { tag: "friend" });
     const order = await pay(buyer, { amount: 2000 });
-    expect((await gift(buyer, 2, friend.username)).status).toBe(200); // 7.99 straight to the friend
-    const code = (await gift(buyer, 2)).body.gift.code as string; // 7.99 as a code the friend redeems
+    expect((await gift(buyer, PRODUCTS.dota2.days7.id, friend.username)).status).toBe(200); // 7.99 straight to the friend
+    const code = (await gift(buyer, PRODUCTS.dota2.days7.id)).body.gift.code as string; // 7.99 as a code the friend redeems
     expect((await shop.call("POST", "/v2/web/user/gift/redeem", { token: friend.token, json: { code } })).status).toBe(200);
     const friendEnd = await dotaEnd(friend);
     expect((await refund(order)).status).toBe(200);
@@ -222,7 +224,7 @@ describe("a refunded top-up, end to end (docs/product/money.md#a-top-up)", () =>
     const buyer = await register(shop);
     await topUp(shop, buyer.id, 1000); // money of its own, before the refunded top-up
     const order = await pay(buyer, { amount: 1000 });
-    const code = (await gift(buyer, 3)).body.gift.code as string; // 19.99: 0.01 left
+    const code = (await gift(buyer, PRODUCTS.dota2.days30.id)).body.gift.code as string; // 19.99: 0.01 left
     expect((await refund(order)).status).toBe(200);
     // 0.01 from the balance; the code is voided (19.99 counts), 9.99 of it was not the refund's.
     expect(await expectConsistentLedger(shop, buyer.id)).toBe(1000);
@@ -235,9 +237,9 @@ describe("a refunded direct purchase", () => {
   it("loses its share of days, over partial refunds exactly its days, never time already used", async () => {
     const buyer = await register(shop);
     await topUp(shop, buyer.id, 4999);
-    expect((await purchase(buyer, 4)).status).toBe(200); // 90 days from the balance
+    expect((await purchase(buyer, PRODUCTS.dota2.days90.id)).status).toBe(200); // 90 days from the balance
     const start = now();
-    const order = await pay(buyer, { product_id: 3 }); // 30 days for 19.99 by PayPal
+    const order = await pay(buyer, { product_id: PRODUCTS.dota2.days30.id }); // 30 days for 19.99 by PayPal
     expect(await dotaEnd(buyer)).toBe(start + 120 * DAY);
     await later(2 * DAY, buyer);
     expect((await refund(order, "9.99")).status).toBe(200);
@@ -254,7 +256,7 @@ describe("a refunded direct purchase", () => {
 
     // Five of seven days used: only the two left can go.
     const other = await register(shop);
-    const week = await pay(other, { product_id: 2 });
+    const week = await pay(other, { product_id: PRODUCTS.dota2.days7.id });
     await later(5 * DAY, other);
     expect((await refund(week)).status).toBe(200);
     expect(await dotaEnd(other)).toBe(now());
@@ -347,9 +349,9 @@ describe("a reversal (chargeback)", () => {
     const buyer = await register(shop, { lang: "ru" });
     const giver = await register(shop, { tag: "giver", balance: 5000 });
     await topUp(shop, buyer.id, 199);
-    expect((await purchase(buyer, 9)).status).toBe(200); // cs2, 1 day, paid before the payment
+    expect((await purchase(buyer, PRODUCTS.cs2.days1.id)).status).toBe(200); // cs2, 1 day, paid before the payment
     const order = await pay(buyer, { amount: 3000 });
-    expect((await purchase(buyer, 1)).status).toBe(200); // dota2, 1 day, paid by it
+    expect((await purchase(buyer, PRODUCTS.dota2.days1.id)).status).toBe(200); // dota2, 1 day, paid by it
     const second = await signIn(shop, { ...buyer });
     expect((await shop.call("GET", "/v2/web/user/me", { token: second.token })).status).toBe(200);
     const ticket = await shop.call("POST", "/v2/web/sso/ticket", { token: second.token });
@@ -394,17 +396,17 @@ describe("a reversal (chargeback)", () => {
     await shop.services.db.update(sessions).set({ revokedAt: clock.now() }).where(eq(sessions.userId, buyer.id));
 
     // The cs2 pass bought before is still active, but entitles no more; nobody can send gifts.
-    const [cs2] = (await shop.services.subscriptions.list(buyer.id)).filter((s) => s.cheat_id === 3);
+    const cs2 = await shop.services.subscriptions.forCheat(buyer.id, GAMES.cs2.id);
     expect(cs2!.state).toBe("active");
     expect(isEntitled(cs2!, account!)).toBe(false);
-    const refused = await gift(giver, 1, buyer.username);
+    const refused = await gift(giver, PRODUCTS.dota2.days1.id, buyer.username);
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe("conflict");
     expect(await balanceOf(shop, giver.id)).toBe(5000);
     // By e-mail the answer tells nothing (docs/product/money.md#gifts): the gift goes out as a code by mail, as to
     // an unknown address, and the suspended account gets no days.
     const before = await shop.services.subscriptions.list(buyer.id);
-    const byEmail = await gift(giver, 1, buyer.email);
+    const byEmail = await gift(giver, PRODUCTS.dota2.days1.id, buyer.email);
     expect(byEmail.status, byEmail.text).toBe(200);
     expect(byEmail.body.gift).toMatchObject({ code: null, redeemed: null, delivered: true });
     expect(await shop.services.subscriptions.list(buyer.id)).toEqual(before);
@@ -414,8 +416,8 @@ describe("a reversal (chargeback)", () => {
     const buyer = await register(shop);
     const friend = await register(shop, { tag: "friend" });
     const order = await pay(buyer, { amount: 5000 });
-    expect((await gift(buyer, 2, friend.username)).status).toBe(200); // 7.99 given straight
-    const codes = [(await gift(buyer, 3)).body.gift.code as string, (await gift(buyer, 3)).body.gift.code as string]; // 2 × 19.99: 2.03 left
+    expect((await gift(buyer, PRODUCTS.dota2.days7.id, friend.username)).status).toBe(200); // 7.99 given straight
+    const codes = [(await gift(buyer, PRODUCTS.dota2.days30.id)).body.gift.code as string, (await gift(buyer, PRODUCTS.dota2.days30.id)).body.gift.code as string]; // 2 × 19.99: 2.03 left
     const friendEnd = await dotaEnd(friend);
     const refundEvent = shop.paypal.webhookEvent("PAYMENT.CAPTURE.REFUNDED", order, { refundId: shop.paypal.refund(order.id, "20.00") });
     const reversalEvent = shop.paypal.webhookEvent("PAYMENT.CAPTURE.REVERSED", order, { reversalId: shop.paypal.reverse(order.id, "30.00") });
@@ -457,6 +459,7 @@ describe("events in an unusual order", () => {
     const refundEvent = shop.paypal.webhookEvent("PAYMENT.CAPTURE.REFUNDED", order, { refundId: shop.paypal.refund(order.id) });
     const early = await webhook(refundEvent);
     expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({ status: false, code: "payment_pending" });
     expect(await rowsOf(shop, buyer.id)).toHaveLength(0);
     expect((await webhook(shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order))).status).toBe(200);
     expect((await webhook(refundEvent)).status).toBe(200);

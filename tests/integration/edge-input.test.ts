@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createHttpServer } from "../../server/main.ts";
 import { TEST_ORIGIN, useTestApp } from "../kit/app.ts";
 import { startTestApp } from "../kit/app.ts";
+import { DEMO } from "../../db/seed.ts";
 
 const shop = useTestApp({ env: { TRUST_PROXY: "1" } });
 
@@ -59,7 +60,7 @@ describe("control characters in JSON bodies", () => {
 
   it("refuses a NUL in a nested value of a signed-in call (gift recipient)", async () => {
     const token = await signUp();
-    const reply = await api("POST", "/v2/web/user/gift", { json: { product_id: 1, recipient: NUL }, token });
+    const reply = await api("POST", "/v2/web/user/gift", { json: { product_id: DEMO.products.dota2.days1.id, recipient: NUL }, token });
     expect(reply.status, reply.text).toBe(400);
     expect(reply.body).toMatchObject({ code: "validation_failed", errors: { recipient: expect.any(String) } });
   });

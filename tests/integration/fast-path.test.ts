@@ -46,6 +46,25 @@ describe("the page-cache fast path", () => {
     expect(cookies).toContain("locale=es; Max-Age=31536000; Path=/; SameSite=Lax");
   });
 
+  it("reads the Cookie header as the app does, with one parser: quoted values, repeated names, invalid pairs", async () => {
+    // RFC 6265 allows a value in double quotes; the first valid pair of a name counts. The app's
+    // middleware and the fast path must agree on each, or a hit would set cookies a miss does not.
+    const headers = [
+      'locale="en"; t="AAAAbbbbCCCCdddd"',
+      "locale=en; locale=ru; t=AAAAbbbbCCCCdddd; t=BBBB",
+      "locale=e\\n; locale=en; t=AAAAbbbbCCCCdddd",
+    ];
+    for (const cookie of headers) {
+      const miss = await fetch(`${base}/en/cs2?fresh=${encodeURIComponent(cookie)}`, { headers: { cookie } });
+      expect(miss.status).toBe(200);
+      await fetch(`${base}/en/cs2`); // stored by a guest without cookies
+      const hit = await fetch(`${base}/en/cs2`, { headers: { cookie, "x-request-id": "fast-cookies" } });
+      expect(hit.headers.get("x-request-id")).toBe("fast-cookies");
+      expect(hit.headers.getSetCookie(), cookie).toEqual(miss.headers.getSetCookie());
+      expect(hit.headers.getSetCookie(), cookie).toEqual([]);
+    }
+  });
+
   it("leaves signed-in visitors, query strings and the first visit to / to the app", async () => {
     await fetch(`${base}/`, { headers: { cookie: "locale=ru" } });
     const browser = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";

@@ -6,7 +6,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { MessageKey, Params } from "../../i18n/translate.ts";
 import { gifts } from "../../db/schema/index.ts";
-import { PASSWORD, balanceOf, expectConsistentLedger, register, subscriptionOf, subscriptionsOf, topUp, uniqueEmail, useCommerceShop, type User } from "./commerce-kit.ts";
+import { GIFT_CODE } from "../../core/gifts/gift-code.ts";
+import { GAMES, PASSWORD, PRODUCTS, balanceOf, expectConsistentLedger, register, subscriptionOf, subscriptionsOf, topUp, uniqueEmail, useCommerceShop, type User } from "./commerce-kit.ts";
 import { TEST_ORIGIN } from "../kit/app.ts";
 
 // The mail limit at its default (the commerce kit lifts it for the parallel tests).
@@ -47,26 +48,28 @@ describe("gifts by e-mail", () => {
     const unknown = await gift(giver, stranger.toUpperCase());
     expect(known.status, known.text).toBe(200);
     expect(unknown.status, unknown.text).toBe(200);
-    expect(known.body.gift).toEqual({ code: null, cheat_id: 1, days: 7, recipient: friend.email, redeemed: null, delivered: true });
+    expect(known.body.gift).toEqual({ code: null, cheat_id: GAMES.dota2.id, days: 7, recipient: friend.email, redeemed: null, delivered: true });
     expect(unknown.body.gift).toEqual({ ...known.body.gift, recipient: stranger });
     expect(unknown.body.balance).toBe(known.body.balance - 799);
     expect(Object.keys(unknown.body).sort()).toEqual(Object.keys(known.body).sort());
 
     // The registered address: the days at once, a notification and a mail.
-    expect(subscriptionOf(await subscriptionsOf(shop, friend.token), 1)?.state).toBe("active");
+    expect(subscriptionOf(await subscriptionsOf(shop, friend.token), GAMES.dota2.id)?.state).toBe("active");
     expect((await notifications(friend))[0]).toMatchObject({ type: "gift_received", content: `${giver.username} gave you 7 days of Dota 2.` });
     expect((await mailsTo(friend.email)).map((m) => m.subject)).toEqual([`${giver.username} sent you a gift`]);
 
     // The unknown address: the code by mail, in the giver's language, with the way to sign up.
     const [invite] = await mailsTo(stranger);
     expect(invite!.subject).toBe(t("mail.gift_invite.subject", { from: giver.username }));
-    const code = /^\s*([A-Z2-9]{12})\s*$/m.exec(invite!.text ?? "")![1]!;
+    // The code stands on a line of its own.
+    const code = (invite!.text ?? "").split("\n").map((line) => line.trim()).find((line) => GIFT_CODE.test(line))!;
+    expect(code).toBeDefined();
     expect(invite!.text).toContain(`${TEST_ORIGIN}/en/auth/register`);
     // The stranger signs up and redeems it.
     const newcomer = await register(shop, { tag: "newcomer" });
     const redeemed = await shop.call("POST", "/v2/web/user/gift/redeem", { token: newcomer.token, json: { code } });
     expect(redeemed.status, redeemed.text).toBe(200);
-    expect(subscriptionOf(redeemed, 1)?.state).toBe("active");
+    expect(subscriptionOf(redeemed, GAMES.dota2.id)?.state).toBe("active");
 
     // The giver is told of the addresses as typed, both alike.
     expect((await notifications(giver)).map((n) => n.content)).toEqual([`You gave 7 days of Dota 2 to ${stranger}.`, `You gave 7 days of Dota 2 to ${friend.email}.`]);
@@ -83,7 +86,7 @@ describe("gifts by e-mail", () => {
     const stranger = uniqueEmail("stranger");
     expect((await gift(giver, friend.email)).status).toBe(200);
     expect((await gift(giver, stranger)).status).toBe(200);
-    const coded = await shop.call("POST", "/v2/web/user/gift", { token: giver.token, json: { product_id: 2 } });
+    const coded = await shop.call("POST", "/v2/web/user/gift", { token: giver.token, json: { product_id: PRODUCTS.dota2.days7.id } });
     const taker = await register(shop, { tag: "taker" });
     expect((await shop.call("POST", "/v2/web/user/gift/redeem", { token: taker.token, json: { code: coded.body.gift.code } })).status).toBe(200);
 
@@ -117,7 +120,7 @@ describe("gifts by e-mail", () => {
     // The change of e-mail is refused too; a gift by username or as a code is not limited by it.
     expect((await shop.call("POST", "/v2/web/user/changeEmail", { token: giver.token, json: { email: uniqueEmail("moved") } })).status).toBe(429);
     expect((await gift(giver, friend.username)).status).toBe(200);
-    expect((await shop.call("POST", "/v2/web/user/gift", { token: giver.token, json: { product_id: 2 } })).status).toBe(200);
+    expect((await shop.call("POST", "/v2/web/user/gift", { token: giver.token, json: { product_id: PRODUCTS.dota2.days7.id } })).status).toBe(200);
     expect(await expectConsistentLedger(shop, giver.id)).toBe(10_000 - 4 * 799);
   });
 

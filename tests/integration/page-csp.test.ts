@@ -98,7 +98,7 @@ describe("the page CSP with reCAPTCHA on (RECAPTCHA_SCRIPT_URL, docs/product/acc
     expect(directive(csp, "script-src")).toContain("http://127.0.0.1:9/stand-in/recaptcha/");
     expect(directive(csp, "frame-src")).toEqual(["http://127.0.0.1:9/stand-in/recaptcha/"]);
     expect(csp).not.toContain("google");
-    // The page runs none of our scripts (docs/decisions/0008-forms-on-the-server.md): it loads the
+    // The page runs none of our scripts (docs/decisions/0009-forms-on-the-server.md): it loads the
     // widget's script itself, deferred, in the page's language, and Google's script renders into
     // the placeholder inside the form.
     const html = await res.text();

@@ -1,4 +1,4 @@
-// The page forms with Conform (issue 8, point 2; docs/decisions/0008-forms-on-the-server.md), posted
+// The page forms with Conform (issue 8, point 2; docs/decisions/0009-forms-on-the-server.md), posted
 // like a browser without JavaScript: a refused field is marked aria-invalid and described by its
 // message (aria-describedby → the element that holds it); the form keeps its HTML constraints but
 // leaves checking to the server (noValidate); a DomainError's field keys from the core land on

@@ -47,6 +47,8 @@ export async function startTestApp(
     ...options.env,
   });
   const services = await bootServices(settings, { clock: options.clock, logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent") });
+  // The page build imports core/, server/ and i18n/ from source: under Vitest those are the modules
+  // this file and the tests import, one copy each (docs/decisions/0008-one-module-graph.md).
   const build = options.pages === false ? undefined : await loadBuild();
   const app = createApp(services, { build, clientDir: path.join(BUILD_DIR, "client") });
   return {

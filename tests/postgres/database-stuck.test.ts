@@ -8,6 +8,7 @@ import pg from "pg";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { transactions, users } from "../../db/schema/index.ts";
+import { DEMO } from "../../db/seed.ts";
 import { startTestApp, type TestApp } from "../kit/app.ts";
 import { startFreezeProxy, type FreezeProxy } from "../kit/freeze-proxy.ts";
 
@@ -51,7 +52,7 @@ describe("a stuck PostgreSQL", () => {
     const res = await shop.request("/v2/web/user/purchase", {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "idempotency-key": key, "accept-language": "en" },
-      body: JSON.stringify({ product_id: 1 }),
+      body: JSON.stringify({ product_id: DEMO.products.dota2.days1.id }),
     });
     return { status: res.status, replayed: res.headers.get("idempotent-replayed"), body: (await res.json()) as Record<string, unknown> };
   };

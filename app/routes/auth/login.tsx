@@ -1,6 +1,6 @@
 // /auth: sign in with e-mail or username and password; for a 2FA account the code step follows
 // on the same page (the pre-2FA token waits in an HttpOnly cookie). The page runs no script
-// (docs/decisions/0008-forms-on-the-server.md): its forms post to this action.
+// (docs/decisions/0009-forms-on-the-server.md): its forms post to this action.
 import { Form, Link, redirect } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";

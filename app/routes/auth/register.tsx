@@ -1,6 +1,6 @@
 // /auth/register: e-mail, optional username, password. The visitor cookie `t` and the `referrer`
 // cookie travel with the registration (docs/product/accounts.md#registration). The page runs no
-// script (docs/decisions/0008-forms-on-the-server.md).
+// script (docs/decisions/0009-forms-on-the-server.md).
 import { Link, redirect } from "react-router";
 import { ACCOUNT_FORMS, PASSWORD_MIN } from "../../../core/accounts/accounts.constraints.ts";
 import { RegisterSchema } from "../../../core/accounts/accounts.schema.ts";

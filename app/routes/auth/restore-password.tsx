@@ -1,6 +1,6 @@
 // /auth/restore-password: request a code by e-mail → enter the code (prefilled from the mailed
 // link) → choose a new password. Every session of the account ends with the reset. The page runs
-// no script (docs/decisions/0008-forms-on-the-server.md): each step is a form posting its intent.
+// no script (docs/decisions/0009-forms-on-the-server.md): each step is a form posting its intent.
 import { Link, redirect } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";

@@ -1,7 +1,7 @@
 // /auth/undo-email?token=…: the link mailed to the old address when an e-mail change is asked for.
 // Opening it only shows what it will do: mail scanners open links, so the undo itself is a POST
 // from this page. It brings the old address back, ends every session and sends a reset code. The
-// page runs no script (docs/decisions/0008-forms-on-the-server.md).
+// page runs no script (docs/decisions/0009-forms-on-the-server.md).
 import { Link } from "react-router";
 import { z } from "zod";
 import { isLinkToken, LinkTokenSchema } from "../../../core/accounts/accounts.schema.ts";

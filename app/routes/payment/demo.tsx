@@ -3,6 +3,7 @@
 // the return page as PayPal would; "Cancel" goes there with ?cancel=1. Only the order's owner sees it.
 import { Form, redirect, useActionData, useLoaderData, type AppLoadContext, type MetaArgs } from "react-router";
 import { DomainError } from "../../../core/shared/errors.ts";
+import { DEMO_ORDER_ID } from "../../../core/payments/demo.ts";
 import { localePath } from "../../../i18n/locales.ts";
 import { Logo } from "../../components/brand.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
@@ -22,15 +23,13 @@ export const links = () => [
   { rel: "stylesheet", href: commerceStylesheet },
 ];
 
-const ORDER_ID = /^DEMO-[A-Z0-9]{1,40}$/;
-
 /** The signed-in user's demo order of ?order=, or the 404 page (also when the demo provider is off). */
 async function ownOrder(context: AppLoadContext, request: Request) {
   const { services } = context;
   if (!services.demoProvider) notFound(request);
   const auth = requireUser(context, request);
   const orderId = new URL(request.url).searchParams.get("order") ?? "";
-  if (!ORDER_ID.test(orderId)) notFound(request);
+  if (!DEMO_ORDER_ID.test(orderId)) notFound(request);
   try {
     return { auth, orderId, order: await services.payments.order(auth.user.id, orderId) };
   } catch (error) {
@@ -42,15 +41,16 @@ async function ownOrder(context: AppLoadContext, request: Request) {
 export async function loader({ context, request }: LoaderArgs) {
   const { orderId, order } = await ownOrder(context, request);
   const { t, services } = context;
-  const product = order.product_id === null ? undefined : services.catalog.productById(order.product_id);
-  const game = product && services.catalog.cheatById(product.cheat_id);
+  // What the order sells, as it was sold (its area's price and days), whatever the catalogue says now.
+  const product = order.product;
+  const game = product && services.catalog.cheatById(product.cheatId);
   return {
     orderId,
     kind: order.kind,
     amount: order.amount,
     currency: order.currency,
     status: order.status,
-    item: product ? productName(t, game?.name ?? product.title, product.params.days) : null,
+    item: product ? productName(t, game?.name ?? product.title, product.days) : null,
     meta: { title: t("demo.title"), description: t("demo.lead") },
   };
 }

@@ -3,6 +3,7 @@
 // captures the order for the signed-in user — idempotent, so a reload shows the same result.
 import { Link, useLoaderData, useLocation, type MetaArgs } from "react-router";
 import { DomainError } from "../../../core/shared/errors.ts";
+import { ORDER_ID } from "../../../core/payments/payments.schema.ts";
 import { Logo } from "../../components/brand.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { productName } from "../../components/commerce.tsx";
@@ -20,13 +21,11 @@ export const links = () => [
   { rel: "stylesheet", href: commerceStylesheet },
 ];
 
-const ORDER_ID = /^[A-Za-z0-9-]{1,64}$/;
-
 type Outcome =
   | { kind: "cancelled" }
   | { kind: "error"; message: string; retry: boolean }
   | { kind: "topup"; amount: number; balance: number; currency: string }
-  | { kind: "product"; item: string; paid: number; currency: string; expiresAt: string | null; frozen: boolean; game: string | null };
+  | { kind: "product"; item: string; paid: number; currency: string; expiresAt: Date | null; frozen: boolean; game: string | null };
 
 export async function loader({ context, request }: LoaderArgs) {
   const auth = requireUser(context, request);
@@ -44,17 +43,17 @@ export async function loader({ context, request }: LoaderArgs) {
   if (!ORDER_ID.test(token)) return page({ kind: "error", message: t("return.noOrder"), retry: false });
   try {
     const { transaction, balance, subscriptions } = await services.payments.capture(auth.user.id, token);
-    const product = transaction.product;
+    const product = transaction.products[0];
     if (!product) return page({ kind: "topup", amount: transaction.amount, balance, currency: transaction.currency }, `${profile}/balance`);
-    const cheat = services.catalog.cheatById(product.cheat_id);
-    const sub = subscriptions.find((s) => s.cheat_id === product.cheat_id);
+    const cheat = services.catalog.cheatById(product.cheatId);
+    const sub = subscriptions.find((s) => s.cheatId === product.cheatId);
     return page(
       {
         kind: "product",
-        item: productName(t, cheat?.name ?? product.title, product.params.days),
+        item: productName(t, cheat?.name ?? product.title, product.days),
         paid: transaction.paid,
         currency: transaction.currency,
-        expiresAt: sub && sub.state === "active" ? sub.expires_at : null,
+        expiresAt: sub && sub.state === "active" ? sub.expiresAt : null,
         frozen: sub?.state === "frozen",
         game: cheat?.slug ?? null,
       },
@@ -63,7 +62,7 @@ export async function loader({ context, request }: LoaderArgs) {
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     // The provider failed or has not settled yet: trying again may help. Anything else will not.
-    const retry = error.code === "payment_failed" || error.messageKey === "errors.payment_pending" || error.messageKey === "errors.payment_not_approved";
+    const retry = error.code === "payment_failed" || error.code === "payment_pending" || error.code === "payment_not_approved";
     const message = error.code === "not_found" ? t("return.noOrder") : t(error.messageKey, error.details.params);
     return page({ kind: "error", message, retry });
   }

@@ -25,17 +25,15 @@ import { useLocale, useT } from "../../lib/i18n.tsx";
 import { formatDate, formatMoney } from "../../../i18n/format.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
-import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
-import { parseAmount, parseId } from "../../lib/commerce.server.ts";
+import { formFailure, parseForm, readForm, type FormResult } from "../../lib/forms.server.ts";
+import { TRANSACTIONS_PAGE_SIZE, TransactionsPageSchema } from "../../../core/ledger/ledger.schema.ts";
+import { topUpFormSchema } from "../../../core/payments/payments.schema.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
-import type { TransactionView } from "../../../core/ledger/index.ts";
+import type { Transaction } from "../../../core/ledger/index.ts";
 import type { MessageKey, Translate } from "../../../i18n/translate.ts";
 
-/** Transactions per page (docs/product/data.md#ledger). */
-const PAGE_SIZE = 10;
-
-/** A transaction as the list shows it: the ledger's view with its products named. */
-type Row = Omit<TransactionView, "products" | "product_id" | "product"> & { items: string[] };
+/** A transaction as the list shows it: the ledger's row with its products named. */
+type Row = Omit<Transaction, "products"> & { items: string[] };
 
 /** One page of transactions; a failure carries the status the page reacts to
  * (docs/product/routes.md#failed-calls-in-the-browser). */
@@ -49,25 +47,19 @@ export async function loader({ context, request, params }: LoaderArgs) {
 
   // Deferred half: the transactions. Never fails the page: a failure is shown in place of the list.
   let page: TransactionPage;
-  // Transaction ids are bigserial: any id a JS number holds exactly.
-  const beforeId = before === null ? undefined : parseId(before, Number.MAX_SAFE_INTEGER);
-  if (before !== null && beforeId === undefined) {
+  // The API's rule for ?before= (transaction ids are bigserial: any id a JS number holds exactly).
+  const parsedBefore = before === null ? undefined : TransactionsPageSchema.shape.before.safeParse(before);
+  const beforeId = parsedBefore?.success ? parsedBefore.data : undefined;
+  if (parsedBefore && !parsedBefore.success) {
     page = { ok: false, status: 400, rows: [] };
   } else {
     try {
-      const list = await services.ledger.list(auth.user.id, { limit: PAGE_SIZE, before: beforeId });
-      const rows = list.map((tx) => ({
-        id: tx.id,
-        type: tx.type,
-        amount: tx.amount,
-        paid: tx.paid,
-        currency: tx.currency,
-        status: tx.status,
-        source: tx.source,
-        created_at: tx.created_at,
-        items: tx.products.map((p) => productName(t, services.catalog.cheatById(p.cheat_id)?.name ?? p.title, p.params.days)),
+      const list = await services.ledger.list(auth.user.id, { limit: TRANSACTIONS_PAGE_SIZE, before: beforeId });
+      const rows = list.map(({ products, ...tx }): Row => ({
+        ...tx,
+        items: products.map((p) => productName(t, services.catalog.cheatById(p.cheatId)?.name ?? p.title, p.days)),
       }));
-      page = { ok: true, rows, done: rows.length < PAGE_SIZE };
+      page = { ok: true, rows, done: rows.length < TRANSACTIONS_PAGE_SIZE };
     } catch (error) {
       services.logger.error({ err: error }, "transactions: list failed");
       page = { ok: false, status: 500, rows: [] };
@@ -110,9 +102,9 @@ export async function action({ context, request, params }: ActionArgs) {
   const { services, shoppingArea, locale } = context;
   try {
     if (fields.intent !== "topup") return redirect(selfPath(request));
-    const amount = parseAmount(fields.amount, services.settings.SHOP_CURRENCY);
+    const { amount } = parseForm(topUpFormSchema(services.settings.SHOP_CURRENCY), fields);
     const order = await services.payments.createOrder(auth.user.id, { amount, area: shoppingArea, locale });
-    return redirect(order.approve_url);
+    return redirect(order.approveUrl);
   } catch (error) {
     return formFailure(context, error, fields, "topup");
   }
@@ -285,7 +277,7 @@ function TransactionTable({ rows }: { rows: Row[] }) {
             return (
               <tr key={row.id}>
                 <td data-label={t("balance.tx.date")}>
-                  <time dateTime={row.created_at}>{formatDate(row.created_at)}</time>
+                  <time dateTime={row.createdAt.toISOString()}>{formatDate(row.createdAt)}</time>
                 </td>
                 <td data-label={t("balance.tx.type")}>{t(`tx.type.${row.type}`)}</td>
                 <td data-label={t("balance.tx.details")} className="details">

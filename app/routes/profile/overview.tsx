@@ -14,15 +14,15 @@ import type { LoaderArgs } from "../../lib/route-args.ts";
 export async function loader({ context, request, params }: LoaderArgs) {
   const { auth, game } = requireProfile(context, request, params);
   const { t, services } = context;
-  const subscription = (await services.subscriptions.list(auth.user.id)).find((s) => s.cheat_id === game.id) ?? null;
+  const subscription = await services.subscriptions.forCheat(auth.user.id, game.id);
   return {
     user: services.accounts.user(auth.user),
     game: { slug: game.slug, name: game.name },
     subscription: subscription && {
       state: subscription.state,
-      expires_at: subscription.expires_at,
-      remaining_seconds: subscription.remaining_seconds,
-      freeze_ends_at: subscription.freeze_ends_at,
+      expiresAt: subscription.expiresAt,
+      remainingSeconds: subscription.remainingSeconds,
+      freezeEndsAt: subscription.freezeEndsAt,
     },
     meta: { title: t("profile.overview.title", { game: game.name }), description: t("profile.overview.title", { game: game.name }) },
   };
@@ -61,10 +61,10 @@ export default function Overview() {
           {!sub
             ? t("subscription.block.missing")
             : sub.state === "active"
-              ? t("profile.overview.activeUntil", { date: formatDate(sub.expires_at), left: formatDuration(t, sub.remaining_seconds) })
+              ? t("profile.overview.activeUntil", { date: formatDate(sub.expiresAt), left: formatDuration(t, sub.remainingSeconds) })
               : sub.state === "frozen"
-                ? t("profile.overview.frozen", { left: formatDuration(t, sub.remaining_seconds), date: sub.freeze_ends_at ? formatDate(sub.freeze_ends_at) : "—" })
-                : t("profile.overview.expired", { date: formatDate(sub.expires_at) })}
+                ? t("profile.overview.frozen", { left: formatDuration(t, sub.remainingSeconds), date: sub.freezeEndsAt ? formatDate(sub.freezeEndsAt) : "—" })
+                : t("profile.overview.expired", { date: formatDate(sub.expiresAt) })}
         </p>
         <div className="form-row">
           <ButtonLink to={href(`/${slug}/profile/subscription`)} variant={state === "active" || state === "frozen" ? "secondary" : "primary"}>

@@ -15,12 +15,12 @@ import { formatDate, formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
-import { parseId } from "../../lib/commerce.server.ts";
+import { IdTextSchema } from "../../../core/shared/schema.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
 
 /** The chosen product (has-active-product): one of the game's current products, else a redirect. */
 function chosenProduct(context: AppLoadContext, request: Request, gameId: number, gameSlug: string) {
-  const id = parseId(new URL(request.url).searchParams.get("product"));
+  const id = IdTextSchema.safeParse(new URL(request.url).searchParams.get("product")).data;
   const product = id === undefined ? undefined : context.services.catalog.productsFor(gameId, context.shoppingArea).find((p) => p.id === id);
   if (!product) throw redirect(localePath(context.locale, `/${gameSlug}/profile/subscription`));
   return product;
@@ -31,14 +31,14 @@ export async function loader({ context, request, params }: LoaderArgs) {
   const product = chosenProduct(context, request, game.id, game.slug);
   const { t, services } = context;
   const user = services.accounts.user(auth.user);
-  const subscription = (await services.subscriptions.list(auth.user.id)).find((s) => s.cheat_id === game.id) ?? null;
-  const name = productName(t, game.name, product.params.days);
+  const subscription = await services.subscriptions.forCheat(auth.user.id, game.id);
+  const name = productName(t, game.name, product.days);
   return {
     game: { slug: game.slug, name: game.name },
-    product: { id: product.id, days: product.params.days, price: product.price, currency: product.currency },
+    product: { id: product.id, days: product.days, price: product.price, currency: product.currency },
     balance: user.balance,
     currency: user.currency,
-    subscription: subscription && { state: subscription.state, expires_at: subscription.expires_at },
+    subscription: subscription && { state: subscription.state, expiresAt: subscription.expiresAt },
     meta: { title: t("payment.title", { product: name }), description: t("payment.title", { product: name }) },
   };
 }
@@ -59,7 +59,7 @@ export async function action({ context, request, params }: ActionArgs) {
     }
     if (fields.intent === "paypal") {
       const order = await services.payments.createOrder(auth.user.id, { productId: product.id, area: shoppingArea, locale });
-      return redirect(order.approve_url);
+      return redirect(order.approveUrl);
     }
     return redirect(localePath(locale, `/${game.slug}/profile/payment?product=${product.id}`));
   } catch (error) {
@@ -91,7 +91,7 @@ export default function Payment() {
           {subscription && <SubscriptionBadge state={subscription.state} t={t} />}
           <span>
             {subscription?.state === "active"
-              ? t("payment.extends", { date: formatDate(subscription.expires_at) })
+              ? t("payment.extends", { date: formatDate(subscription.expiresAt) })
               : subscription?.state === "frozen"
                 ? t("payment.addsToFrozen")
                 : t("payment.startsNow")}

@@ -1,7 +1,7 @@
 // /{game}/profile/settings: the account's tasks — password, e-mail, two-factor codes, e-mail
 // preferences, sessions — each a small form of its own below. Every form posts its `intent` to
 // the one action, which reads it with a discriminated union of the accounts module's schemas; an
-// unknown intent is refused. The page runs no script (docs/decisions/0008-forms-on-the-server.md):
+// unknown intent is refused. The page runs no script (docs/decisions/0009-forms-on-the-server.md):
 // everything works as plain form posts.
 import { redirect } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";

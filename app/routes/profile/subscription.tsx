@@ -4,7 +4,7 @@
 import { useEffect } from "react";
 import { data, redirect, useFetcher, useLoaderData, useLocation, type MetaArgs } from "react-router";
 import { DomainError } from "../../../core/shared/errors.ts";
-import type { SubscriptionView } from "../../../core/subscriptions/index.ts";
+import type { Subscription as SubscriptionData } from "../../../core/subscriptions/index.ts";
 import { Badge, ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { FormAlert, Notice } from "../../components/forms.tsx";
@@ -23,12 +23,12 @@ const NOTICES = ["frozen", "unfrozen", "purchased"] as const;
 export async function loader({ context, request, params }: LoaderArgs) {
   const { auth, game } = requireProfile(context, request, params);
   const { t, services, shoppingArea } = context;
-  const subscription = (await services.subscriptions.list(auth.user.id)).find((s) => s.cheat_id === game.id) ?? null;
+  const subscription = await services.subscriptions.forCheat(auth.user.id, game.id);
   const notice = new URL(request.url).searchParams.get("notice");
   return {
     game: { slug: game.slug, name: game.name },
     subscription,
-    products: services.catalog.productsFor(game.id, shoppingArea).map(({ id, params: { days }, price, currency }) => ({ id, days, price, currency })),
+    products: services.catalog.productsFor(game.id, shoppingArea).map(({ id, days, price, currency }) => ({ id, days, price, currency })),
     freeze: { maxDays: services.settings.FREEZE_MAX_DAYS, cooldownDays: services.settings.FREEZE_COOLDOWN_DAYS },
     notice: NOTICES.find((n) => n === notice) ?? null,
     meta: { title: t("sub.title", { game: game.name }), description: t("sub.title", { game: game.name }) },
@@ -95,18 +95,18 @@ export default function Subscription() {
               <>
                 <div>
                   <dt>{t("sub.kept")}</dt>
-                  <dd>{formatDuration(t, sub.remaining_seconds)}</dd>
+                  <dd>{formatDuration(t, sub.remainingSeconds)}</dd>
                 </div>
-                {sub.frozen_at && (
+                {sub.frozenAt && (
                   <div>
                     <dt>{t("sub.frozenAt")}</dt>
-                    <dd><time dateTime={sub.frozen_at}>{formatDate(sub.frozen_at)}</time></dd>
+                    <dd><time dateTime={sub.frozenAt.toISOString()}>{formatDate(sub.frozenAt)}</time></dd>
                   </div>
                 )}
-                {sub.freeze_ends_at && (
+                {sub.freezeEndsAt && (
                   <div>
                     <dt>{t("sub.freezeEnds")}</dt>
-                    <dd><time dateTime={sub.freeze_ends_at}>{formatDate(sub.freeze_ends_at)}</time></dd>
+                    <dd><time dateTime={sub.freezeEndsAt.toISOString()}>{formatDate(sub.freezeEndsAt)}</time></dd>
                   </div>
                 )}
               </>
@@ -114,12 +114,12 @@ export default function Subscription() {
               <>
                 <div>
                   <dt>{sub.state === "expired" ? t("sub.expiredAt") : t("sub.expiresAt")}</dt>
-                  <dd><time dateTime={sub.expires_at}>{formatDate(sub.expires_at)}</time></dd>
+                  <dd><time dateTime={sub.expiresAt.toISOString()}>{formatDate(sub.expiresAt)}</time></dd>
                 </div>
                 {sub.state === "active" && (
                   <div>
                     <dt>{t("sub.remaining")}</dt>
-                    <dd>{formatDuration(t, sub.remaining_seconds)}</dd>
+                    <dd>{formatDuration(t, sub.remainingSeconds)}</dd>
                   </div>
                 )}
               </>
@@ -158,7 +158,7 @@ export default function Subscription() {
   );
 }
 
-function FreezeControls({ sub }: { sub: SubscriptionView | null }) {
+function FreezeControls({ sub }: { sub: SubscriptionData | null }) {
   const t = useT();
   const { pathname } = useLocation();
   const fetcher = useFetcher<FreezeFailure>();
@@ -176,7 +176,7 @@ function FreezeControls({ sub }: { sub: SubscriptionView | null }) {
   return (
     <div className="freeze">
       <FormAlert result={failure} />
-      {sub.state === "frozen" || sub.can_freeze ? (
+      {sub.state === "frozen" || sub.canFreeze ? (
         <fetcher.Form method="post" action={pathname} className="form-row">
           <button type="submit" name="intent" value={intent} className={`btn ${intent === "freeze" ? "btn-secondary" : "btn-primary"}`} disabled={busy} aria-busy={busy || undefined}>
             <Icon name={intent === "freeze" ? "snowflake" : "bolt"} size={18} />
@@ -187,9 +187,9 @@ function FreezeControls({ sub }: { sub: SubscriptionView | null }) {
         <p className="freeze-block" role="note">
           <Icon name="snowflake" size={16} />
           <span>
-            {sub.freeze_block === "cooldown" && sub.next_froze_date
-              ? t("sub.cooldownUntil", { date: formatDate(sub.next_froze_date) })
-              : t(`subscription.block.${sub.freeze_block ?? "missing"}`)}
+            {sub.freezeBlock === "cooldown" && sub.nextFreezeAt
+              ? t("sub.cooldownUntil", { date: formatDate(sub.nextFreezeAt) })
+              : t(`subscription.block.${sub.freezeBlock ?? "missing"}`)}
           </span>
         </p>
       )}

@@ -14,11 +14,10 @@ import { useHref } from "../../lib/paths.ts";
 import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
-import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
-import { parseId } from "../../lib/commerce.server.ts";
+import { formFailure, parseForm, readForm, type FormResult } from "../../lib/forms.server.ts";
+import { GiftFormSchema, RECIPIENT_MAX, RedeemSchema } from "../../../core/gifts/gifts.schema.ts";
+import { IdTextSchema } from "../../../core/shared/schema.ts";
 import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
-
-const RECIPIENT_MAX = 254;
 
 export function loader({ context, request }: LoaderArgs) {
   const auth = requireUser(context, request);
@@ -28,10 +27,10 @@ export function loader({ context, request }: LoaderArgs) {
   const games = services.catalog.cheats().map((c) => ({
     slug: c.slug,
     name: c.name,
-    products: services.catalog.productsFor(c.id, shoppingArea).map((p) => ({ id: p.id, days: p.params.days, price: p.price, currency: p.currency })),
+    products: services.catalog.productsFor(c.id, shoppingArea).map(({ id, days, price, currency }) => ({ id, days, price, currency })),
   }));
   const wantedGame = url.searchParams.get("game");
-  const wantedProduct = parseId(url.searchParams.get("product"));
+  const wantedProduct = IdTextSchema.safeParse(url.searchParams.get("product")).data;
   const all = games.flatMap((g) => g.products);
   const selected =
     all.find((p) => p.id === wantedProduct)?.id ??
@@ -43,6 +42,7 @@ export function loader({ context, request }: LoaderArgs) {
     selected: selected ?? null,
     balance: user.balance,
     currency: user.currency,
+    recipientMax: RECIPIENT_MAX,
     topUpHref: `${storedGameProfile(context, request)}/balance`,
     meta: { title: t("gift.title"), description: t("gift.lead") },
   };
@@ -62,14 +62,9 @@ export async function action({ context, request }: ActionArgs) {
   const gameOf = (cheatId: number) => services.catalog.cheatById(cheatId);
   try {
     if (fields.intent === "give") {
-      const productId = parseId(fields.product);
-      if (productId === undefined) {
-        throw new DomainError("validation_failed", "errors.validation_failed", { fields: { product: fields.product ? "validation.invalid" : "validation.required" } });
-      }
-      const recipient = (fields.recipient ?? "").trim();
-      if (recipient.length > RECIPIENT_MAX) throw new DomainError("validation_failed", "errors.validation_failed", { fields: { recipient: "validation.too_long" } });
-      const { gift, balance } = await services.gifts.give(auth.user.id, { productId, recipient: recipient || undefined, area: shoppingArea });
-      const game = gameOf(gift.cheat_id);
+      const input = parseForm(GiftFormSchema, fields);
+      const { gift, balance } = await services.gifts.give(auth.user.id, { productId: input.product, recipient: input.recipient, area: shoppingArea });
+      const game = gameOf(gift.cheatId);
       return {
         ok: true as const,
         intent: "give" as const,
@@ -83,8 +78,9 @@ export async function action({ context, request }: ActionArgs) {
       };
     }
     if (fields.intent === "redeem") {
-      const { gift } = await services.gifts.redeem(auth.user.id, fields.code ?? "");
-      const game = gameOf(gift.cheat_id);
+      const { code } = parseForm(RedeemSchema, fields);
+      const { gift } = await services.gifts.redeem(auth.user.id, code);
+      const game = gameOf(gift.cheatId);
       return { ok: true as const, intent: "redeem" as const, game: game?.name ?? "", gameSlug: game?.slug ?? "", days: gift.days };
     }
     return { ok: false as const };
@@ -96,7 +92,7 @@ export async function action({ context, request }: ActionArgs) {
 }
 
 export default function GiveSubscription() {
-  const { games, selected, balance: loadedBalance, currency, topUpHref } = useLoaderData<typeof loader>();
+  const { games, selected, balance: loadedBalance, currency, recipientMax, topUpHref } = useLoaderData<typeof loader>();
   const result = useActionData<GiftResult>();
   const failed = result && !result.ok ? result : undefined;
   const given = result?.ok && result.intent === "give" ? result : undefined;
@@ -170,7 +166,7 @@ export default function GiveSubscription() {
             label={t("gift.give.recipient")}
             hint={t("gift.give.recipientHint")}
             autoComplete="off"
-            maxLength={RECIPIENT_MAX}
+            maxLength={recipientMax}
             defaultValue={failed?.intent === "give" ? failed.values?.recipient : undefined}
             error={fieldError(failed, "recipient", "give")}
           />

@@ -32,9 +32,9 @@ export default function Game() {
   const locale = useLocale();
   const href = useHref();
   const best = products.reduce<number | undefined>((bestId, p) => {
-    const perDay = p.price / p.params.days;
+    const perDay = p.price / p.days;
     const current = products.find((x) => x.id === bestId);
-    return !current || perDay < current.price / current.params.days ? p.id : bestId;
+    return !current || perDay < current.price / current.days ? p.id : bestId;
   }, undefined);
   return (
     <main>
@@ -56,10 +56,10 @@ export default function Game() {
             {products.map((p) => (
               <Card as="li" key={p.id} className={`plan${p.id === best ? " plan-best" : ""}`}>
                 {p.id === best && <Badge>{t("game.product.best")}</Badge>}
-                <h3>{t("plural.days", { count: p.params.days })}</h3>
+                <h3>{t("plural.days", { count: p.days })}</h3>
                 <p className="plan-price">{formatMoney(p.price, p.currency, locale)}</p>
                 <p className="muted small">
-                  {t("game.product.perDay", { price: formatMoney(Math.round(p.price / p.params.days), p.currency, locale) })}
+                  {t("game.product.perDay", { price: formatMoney(Math.round(p.price / p.days), p.currency, locale) })}
                 </p>
                 <ButtonLink to={href(`/${game.slug}/profile/payment?product=${p.id}`)} block reloadDocument>
                   {t("game.product.buy")}
