@@ -8,7 +8,7 @@
 import type { Context } from "hono";
 import { createRequestHandler, data, type ServerBuild } from "react-router";
 import type { HonoEnv, RequestInfo } from "./context.ts";
-import { formAnswer, formReply, unreadSubmission } from "./http/forms.ts";
+import { formReply, unreadSubmission } from "./http/forms.ts";
 import type { Services } from "./services.ts";
 import { pageCsp, recaptchaCsp } from "./middleware/security-headers.ts";
 import { carriesCredentials } from "./http/cookies.ts";
@@ -63,11 +63,7 @@ export function withWriteLimit(build: ServerBuild): ServerBuild {
         const { t, responseHeaders } = args.context as unknown as RequestInfo & { responseHeaders: Headers };
         const { reply, status, headers } = formReply(t, unreadSubmission(form), refusal);
         for (const [name, value] of Object.entries(headers)) responseHeaders.set(name, value);
-        // Conform's reply for the pages that use it, the older answer (with its status) for those
-        // that do not yet: the commerce pages.
-        const fields = Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
-        const { result: older } = formAnswer(t, refusal, fields, reply.intent);
-        return data({ ...older, ...reply, status }, { status, headers });
+        return data(reply, { status, headers });
       };
       return [id, { ...route, module: { ...route.module, action: limited } }];
     }),

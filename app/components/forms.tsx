@@ -4,8 +4,16 @@
 // is in recaptcha.tsx.
 import { useNavigation } from "react-router";
 import type { ReactNode } from "react";
-import type { FormResult } from "../lib/forms.server.ts";
+import type { SubmissionResult } from "@conform-to/dom";
 import { Icon } from "./ui/icons.tsx";
+
+/**
+ * The form-level messages of a refusal's Conform result, for a form with no fields on a page that
+ * hydrates (page-form.tsx, and its ~9 KiB, is for forms with fields).
+ */
+export function messagesOf(result: SubmissionResult<string[]> | undefined): string[] | undefined {
+  return result?.error?.[""] ?? undefined;
+}
 
 /** The message of a refused form as a whole. */
 export function FormMessage({ errors, id }: { errors: string[] | undefined; id?: string }) {
@@ -36,18 +44,4 @@ export function SubmitButton({ children, intent, variant = "primary", block = tr
       {children}
     </button>
   );
-}
-
-// ---- the older way, until the commerce pages move to Conform -------------------------------------
-
-/** The form-level message of an older form answer, if it belongs to this form. */
-export function FormAlert({ result, intent }: { result: FormResult | undefined; intent?: string }) {
-  if (!result?.formError || (intent && result.intent && result.intent !== intent)) return null;
-  return <FormMessage errors={[result.formError]} />;
-}
-
-/** Field error of an older form answer, if the answer belongs to this form. */
-export function fieldError(result: FormResult | undefined, field: string, intent?: string): string | undefined {
-  if (!result || (intent && result.intent && result.intent !== intent)) return undefined;
-  return result.errors?.[field];
 }

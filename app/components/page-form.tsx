@@ -4,21 +4,20 @@
 // forms do not hydrate, so Conform runs on the server there and costs the browser nothing
 // (docs/decisions/0009-forms-on-the-server.md); a page that hydrates and imports this module pays
 // ~9 KiB gzip for it. No Zod here: constraints come as plain data.
-import { getFormProps, getInputProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
-import type { DefaultValue } from "@conform-to/dom";
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
+import type { Constraint, DefaultValue } from "@conform-to/dom";
 import { Form } from "react-router";
-import type { InputHTMLAttributes, ReactNode } from "react";
-import type { Constraint } from "../../core/accounts/accounts.constraints.ts";
-import type { FormReply } from "../lib/forms.server.ts";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
 import { FormMessage } from "./forms.tsx";
 
 /**
- * The reply of the page's action to the form that posts `intent`, if the last answer was one;
- * a page of one form names no intent. Success answers are the page's own business.
+ * Conform's result in the action's last answer, when it answered the form that posts `intent` (a
+ * page of one form names none): a refusal (server/http/forms.ts), or a success that resets the
+ * form (`submission.reply({ resetForm: true })`). Other successes are the page's own business.
  */
 export function replyTo(answer: unknown, intent?: string): SubmissionResult<string[]> | undefined {
-  if (typeof answer !== "object" || answer === null || !("ok" in answer) || answer.ok !== false) return undefined;
-  const reply = answer as FormReply;
+  if (typeof answer !== "object" || answer === null || !("result" in answer)) return undefined;
+  const reply = answer as { intent?: unknown; result: SubmissionResult<string[]> };
   return intent === undefined || reply.intent === intent ? reply.result : undefined;
 }
 
@@ -49,21 +48,16 @@ export function PageForm<S extends Record<string, unknown>>({ form, className = 
   );
 }
 
-type InputType = "text" | "email" | "password";
+type InputType = "text" | "email" | "password" | "number";
+type Metadata = FieldMetadata<string | undefined>;
 
-/** A labelled text input wired from Conform's metadata; `hint` stays under it, the message too. */
-export function Field({
-  field,
-  label,
-  hint,
-  type = "text",
-  ...input
-}: { field: FieldMetadata<string | undefined>; label: string; hint?: string; type?: InputType } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "id" | "name" | "form" | "defaultValue">) {
+/** The frame of a field: its label, the control, the message and the hint. */
+function FieldFrame({ field, label, hint, children }: { field: Metadata; label: string; hint?: ReactNode; children: ReactNode }) {
   const invalid = Boolean(field.errors?.length);
   return (
     <div className={`field${invalid ? " field-invalid" : ""}`}>
       <label htmlFor={field.id}>{label}</label>
-      <input {...getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined })} {...input} />
+      {children}
       {invalid && (
         <p className="field-error" id={field.errorId} role="alert">
           {field.errors!.join(" ")}
@@ -75,6 +69,46 @@ export function Field({
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * A labelled input wired from Conform's metadata; `hint` stays under it, the message too; `unit`
+ * (a currency) is written after the input.
+ */
+export function Field({
+  field,
+  label,
+  hint,
+  unit,
+  type = "text",
+  ...input
+}: { field: Metadata; label: string; hint?: ReactNode; unit?: string; type?: InputType } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "id" | "name" | "form" | "defaultValue">) {
+  const control = <input {...getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined })} {...input} />;
+  return (
+    <FieldFrame field={field} label={label} hint={hint}>
+      {unit === undefined ? (
+        control
+      ) : (
+        <div className="amount-input">
+          {control}
+          <span className="amount-currency" aria-hidden="true">
+            {unit}
+          </span>
+        </div>
+      )}
+    </FieldFrame>
+  );
+}
+
+/** A labelled select wired like Field; its options are the children. */
+export function SelectField({ field, label, hint, children, ...select }: { field: Metadata; label: string; hint?: ReactNode; children: ReactNode } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name" | "form" | "defaultValue">) {
+  return (
+    <FieldFrame field={field} label={label} hint={hint}>
+      <select {...getSelectProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined })} {...select}>
+        {children}
+      </select>
+    </FieldFrame>
   );
 }
 

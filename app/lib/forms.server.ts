@@ -6,14 +6,14 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type AppLoadContext } from "react-router";
 import { z } from "zod";
 import { DomainError } from "../../core/shared/errors.ts";
-import { issueKey, validate } from "../../server/http/body.ts";
-import { formAnswer, formReply, unreadSubmission, type Replyable } from "../../server/http/forms.ts";
+import { issueKey } from "../../server/http/body.ts";
+import { formReply, unreadSubmission, type Replyable } from "../../server/http/forms.ts";
 import { controlCharacterPath } from "../../server/http/input.ts";
 import { requireGuest } from "./guards.server.ts";
 import type { PageMeta } from "./meta.ts";
 import { recaptchaWidget } from "./recaptcha.server.ts";
 
-export type { FormReply, FormResult } from "../../server/http/forms.ts";
+export type { FormReply } from "../../server/http/forms.ts";
 
 /** The field Google's reCAPTCHA widget posts its token in; the schemas call it `recaptchaToken`. */
 const RECAPTCHA_FIELD = "g-recaptcha-response";
@@ -87,25 +87,4 @@ export function cookieHeaders(cookies: string[]): Headers {
   const headers = new Headers();
   for (const cookie of cookies) headers.append("Set-Cookie", cookie);
   return headers;
-}
-
-// ---- the older way, until the commerce pages move to Conform -------------------------------------
-
-/** The posted text fields of a page form (control characters refused as above). */
-export async function readForm(request: Request): Promise<Record<string, string>> {
-  const fields: Record<string, string> = {};
-  for (const [key, value] of await postedForm(request)) if (typeof value === "string") fields[key] = value;
-  return fields;
-}
-
-export function parseForm<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  return validate(schema, input);
-}
-
-/** Answers a failed submission; anything but a DomainError is a bug and goes to the error page. */
-export function formFailure(context: AppLoadContext, error: unknown, fields: Record<string, string>, intent?: string) {
-  if (!(error instanceof DomainError)) throw error;
-  const { result, status, headers } = formAnswer(context.t, error, fields, intent);
-  for (const [name, value] of Object.entries(headers)) context.responseHeaders.set(name, value);
-  return data(result, { status, headers });
 }

@@ -5,11 +5,16 @@
 // (app/lib/forms.server.ts) and the write limit of server/pages.ts, which answers a refused form
 // post before its action runs (docs/product/routes.md#forms).
 import { parse, type Submission, type SubmissionResult } from "@conform-to/dom";
-import type { DomainError } from "../../core/shared/errors.ts";
+import type { DomainError, ErrorCode } from "../../core/shared/errors.ts";
 import type { Translate } from "../../i18n/translate.ts";
 
-/** An action's answer to a refused form: the form that posted `intent` shows `result`. */
-export type FormReply = { ok: false; intent: string; result: SubmissionResult<string[]> };
+/**
+ * An action's answer to a refused form: the form that posted `intent` shows `result`; `code` is
+ * the error's (docs/product/api.md#error-codes) for a page that branches on it, `status` the HTTP
+ * status for a page that calls from the browser and tells failures by it
+ * (docs/product/routes.md#failed-calls-in-the-browser).
+ */
+export type FormReply = { ok: false; intent: string; code: ErrorCode; status: number; result: SubmissionResult<string[]> };
 
 /** Fields never sent back to the page. */
 const SECRET_FIELD = /password|code|token|recaptcha/i;
@@ -39,34 +44,10 @@ export function formReply(t: Translate, submission: Replyable, error?: DomainErr
   const headers: Record<string, string> = {};
   if (!error) {
     const result = submission.reply({ formErrors: [t("errors.validation_failed")], hideFields });
-    return { reply: { ok: false, intent, result }, status: 400, headers };
+    return { reply: { ok: false, intent, code: "validation_failed", status: 400, result }, status: 400, headers };
   }
   const fieldErrors = Object.fromEntries(Object.entries(error.details.fields ?? {}).map(([field, key]) => [field, [t(key)]]));
   const result = submission.reply({ formErrors: [t(error.messageKey, error.details.params)], fieldErrors, hideFields });
   if (error.details.retryAfterSeconds !== undefined) headers["Retry-After"] = String(Math.max(1, Math.ceil(error.details.retryAfterSeconds)));
-  return { reply: { ok: false, intent, result }, status: error.status, headers };
-}
-
-/**
- * The older answer of a refused form, which the commerce pages still read (their move to Conform
- * follows once their own rework has landed): a form-level message, per-field messages and what
- * was typed (never secrets).
- */
-export type FormResult = {
-  ok: false;
-  intent?: string;
-  formError?: string;
-  errors?: Record<string, string>;
-  /** What the user typed (never passwords), to fill the form in again. */
-  values?: Record<string, string>;
-};
-
-export function formAnswer(t: Translate, error: DomainError, fields: Record<string, string>, intent?: string): { result: FormResult; status: number; headers: Record<string, string> } {
-  const errors = error.details.fields
-    ? Object.fromEntries(Object.entries(error.details.fields).map(([field, key]) => [field, t(key)]))
-    : undefined;
-  const values = Object.fromEntries(Object.entries(fields).filter(([key]) => !SECRET_FIELD.test(key)));
-  const headers: Record<string, string> = {};
-  if (error.details.retryAfterSeconds !== undefined) headers["Retry-After"] = String(Math.max(1, Math.ceil(error.details.retryAfterSeconds)));
-  return { result: { ok: false, intent, formError: t(error.messageKey, error.details.params), errors, values }, status: error.status, headers };
+  return { reply: { ok: false, intent, code: error.code, status: error.status, result }, status: error.status, headers };
 }

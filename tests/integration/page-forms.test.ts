@@ -59,7 +59,9 @@ async function newUser() {
   });
   expect(res.status).toBe(200);
   const { token } = (await res.json()) as { token: string };
-  return { email, token, cookie: `access_token=${token}` };
+  const me = await shop.request("/v2/web/user/me", { headers: { authorization: `Bearer ${token}` } });
+  const { user } = (await me.json()) as { user: { id: number } };
+  return { id: user.id, email, token, cookie: `access_token=${token}` };
 }
 
 /** The opening tag of the element with this id. */
@@ -138,6 +140,11 @@ describe("intents", () => {
     const me = await shop.request("/v2/web/user/me", { headers: { authorization: `Bearer ${user.token}` } });
     expect(((await me.json()) as { user: { pending_email: string | null } }).user.pending_email).toBeNull();
 
+    // The commerce pages' unions likewise.
+    for (const page of ["/en/dota2/profile/subscription", "/en/dota2/profile/balance", "/en/dota2/profile/payment?product=1", "/en/give/subscription"]) {
+      expect((await form(page, { intent: "refund-me", amount: "5" }, user.cookie)).status, page).toBe(400);
+    }
+
     const signIn = await form("/en/auth", { intent: "bypass", login: "demo@example.com", password: "demo12345" });
     expect(signIn.status).toBe(400);
     expect(signIn.headers.getSetCookie().some((c) => c.startsWith("access_token="))).toBe(false);
@@ -160,6 +167,36 @@ describe("intents", () => {
     const res = await form("/en/auth", { intent: "password", login: "demo@example.com", password: "wrong password", __intent__: "{not json", __state__: "{" });
     expect(res.status).toBe(401);
     expect(await res.text()).toContain(html(t("errors.invalid_credentials")));
+  });
+});
+
+describe("the commerce forms", () => {
+  it("mark a refused field the same way, and tell the page the error's code (a balance too small)", async () => {
+    const user = await newUser();
+    const give = await form("/en/give/subscription", { intent: "give", product: "1", recipient: "x".repeat(300) }, user.cookie);
+    expect(give.status).toBe(400);
+    const page = await give.text();
+    expect(attribute(tagOf(page, "give-recipient"), "aria-invalid")).toBe("true");
+    expect(textOf(page, "give-recipient-error")).toBe(html(t("validation.too_long")));
+    expect(attribute(tagOf(page, "give-recipient"), "maxLength")).toBe("254");
+    // The select keeps the product that was posted.
+    expect(page).toMatch(/<option value="1" selected="">/);
+
+    const pay = await form("/en/dota2/profile/payment?product=1", { intent: "balance" }, user.cookie);
+    expect(pay.status).toBe(409);
+    const payment = await pay.text();
+    expect(payment).toContain(html(t("errors.insufficient_balance")));
+    expect(payment).toContain(html(t("payment.topUp")));
+  });
+
+  it("reset after a success, so that a second click does not give again", async () => {
+    const user = await newUser();
+    await shop.services.db.transaction((tx) => shop.services.ledger.post(tx, { userId: user.id, type: "topup", amount: 5000, paid: 5000, source: "system" }, new Date()));
+    const given = await form("/en/give/subscription", { intent: "give", product: "2", recipient: "" }, user.cookie);
+    expect(given.status).toBe(200);
+    const page = await given.text();
+    expect(page).toContain(html(t("gift.give.codeHint")));
+    expect(attribute(tagOf(page, "give-recipient"), "value")).toBeUndefined();
   });
 });
 
@@ -231,6 +268,8 @@ describe("the browser's JavaScript", () => {
       ["/auth/register", undefined],
       ["/es/auth/restore-password", undefined],
       ["/en/dota2/profile/settings", user.cookie],
+      ["/en/dota2/profile/payment?product=1", user.cookie],
+      ["/en/give/subscription", user.cookie],
     ] as const) {
       const res = await shop.request(page, cookie ? { headers: { cookie } } : {});
       expect(res.status, page).toBe(200);
