@@ -8,28 +8,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { MessageKey, Params } from "../../i18n/translate.ts";
 import { BUILD_DIR, loadBuild } from "../../server/main.ts";
-import { startTestApp, type TestApp } from "../kit/app.ts";
-import { startSmtpServer, type TestSmtpServer } from "../kit/smtp.ts";
 import { codeIn } from "./accounts-kit.ts";
+import { PASSWORD, register, uniqueEmail, useCommerceShop } from "./commerce-kit.ts";
 
-const PASSWORD = "Quartz-Lantern-42";
-let shop: TestApp & { stop(): Promise<void> };
-let smtp: TestSmtpServer;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  shop = await startTestApp({ env: { SMTP_URL: smtp.url, TRUST_PROXY: "1" } });
-});
-afterAll(async () => {
-  await shop?.stop();
-  await smtp?.stop();
-});
-
+const shop = useCommerceShop({ smtp: true, pages: true, env: { TRUST_PROXY: "1" } });
 let serial = 0;
-const uniqueEmail = (tag: string) => `${tag}-${Date.now().toString(36)}-${++serial}@example.com`;
 const uniqueIp = () => `10.88.${serial >> 8}.${++serial % 256}`;
 const t = (key: MessageKey, params?: Params) => shop.services.catalogs.t("en")(key, params);
 /** Text as React writes it into HTML. */
@@ -50,18 +36,10 @@ function form(path: string, fields: Record<string, string>, cookie?: string) {
   });
 }
 
-async function newUser() {
-  const email = uniqueEmail("forms");
-  const res = await shop.request("/v2/web/register", {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": uniqueIp() },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  const { token } = (await res.json()) as { token: string };
-  const me = await shop.request("/v2/web/user/me", { headers: { authorization: `Bearer ${token}` } });
-  const { user } = (await me.json()) as { user: { id: number } };
-  return { id: user.id, email, token, cookie: `access_token=${token}` };
+/** A new user, signed in, with the cookie the pages read. */
+async function newUser(options: { balance?: number } = {}) {
+  const user = await register(shop, { tag: "forms", ip: uniqueIp(), ...options });
+  return { ...user, cookie: `access_token=${user.token}` };
 }
 
 /** The opening tag of the element with this id. */
@@ -190,8 +168,7 @@ describe("the commerce forms", () => {
   });
 
   it("reset after a success, so that a second click does not give again", async () => {
-    const user = await newUser();
-    await shop.services.db.transaction((tx) => shop.services.ledger.post(tx, { userId: user.id, type: "topup", amount: 5000, paid: 5000, source: "system" }, new Date()));
+    const user = await newUser({ balance: 5000 });
     const given = await form("/en/give/subscription", { intent: "give", product: "2", recipient: "" }, user.cookie);
     expect(given.status).toBe(200);
     const page = await given.text();
@@ -206,7 +183,7 @@ describe("the reset's last step", () => {
     const requested = await form("/en/auth/restore-password", { intent: "request", email: user.email });
     expect(requested.status).toBe(302);
     await shop.services.background.drain();
-    const mail = smtp.messages.filter((m) => m.envelope.to.includes(user.email)).at(-1)!;
+    const mail = shop.smtp.messages.filter((m) => m.envelope.to.includes(user.email)).at(-1)!;
     const code = codeIn(mail);
 
     // A wrong code typed in the second step is not filled in again.
