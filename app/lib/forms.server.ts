@@ -50,7 +50,7 @@ export async function readSubmission<S extends z.ZodType>(context: AppLoadContex
   const submission = parseWithZod(form, { schema, formatError: (issues: z.core.$ZodIssue[]) => issues.slice(0, 1).map((issue) => context.t(issueKey(issue))) });
   // An intent the page's union does not know (or none) came from no form of the page — an old
   // page or a forged post — and has no form to show a message in: 400, the error page.
-  if (submission.status === "error" && submission.error?.intent) throw data("validation.intent", { status: 400 });
+  if (submission.status === "error" && submission.error?.intent) throw data("errors.validation_failed", { status: 400 });
   return submission;
 }
 
