@@ -42,4 +42,16 @@ export default tseslint.config(
       ),
     },
   },
+  {
+    // Components run in the browser: the rule above (this one replaces it for them), and no Zod there,
+    // ~24 KiB gzip (docs/decisions/0009-forms-on-the-server.md).
+    // Schemas are read by loaders and actions; forms get their constraints as plain data.
+    files: ["app/components/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": forbid(
+        ["**/db/**", "**/db/client*", "drizzle-orm", "drizzle-orm/*", "pg", "@electric-sql/*", "zod", "zod/*", "@conform-to/zod", "@conform-to/zod/*", "**/*.schema.ts"],
+        "components run in the browser: no database, and no Zod or schema module (docs/decisions/0009-forms-on-the-server.md)",
+      ),
+    },
+  },
 );

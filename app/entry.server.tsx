@@ -33,6 +33,18 @@ export function ownInlineScripts(html: string, marker: string): { html: string; 
   return { html: html.replaceAll(attribute, ""), hashes: [...hashes] };
 }
 
+/**
+ * Whether the HTML loads a script from `url` (ignoring its query): a page that renders the
+ * reCAPTCHA widget without hydrating loads Google's script itself, and its CSP must allow it.
+ */
+export function loadsScript(html: string, url: string): boolean {
+  const wanted = url.split("?")[0]!;
+  for (const [, src = ""] of html.matchAll(/<script\b[^>]*\ssrc="([^"]*)"/g)) {
+    if (src.replaceAll("&amp;", "&").split("?")[0] === wanted) return true;
+  }
+  return false;
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -53,6 +65,8 @@ export default function handleRequest(
       const { html, hashes } = ownInlineScripts(Buffer.concat(chunks).toString("utf8"), marker);
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       responseHeaders.set("X-Script-Hashes", hashes.join(" "));
+      const { RECAPTCHA_SITE_KEY, RECAPTCHA_SCRIPT_URL } = services.settings;
+      if (RECAPTCHA_SITE_KEY && loadsScript(html, RECAPTCHA_SCRIPT_URL)) responseHeaders.set("X-Recaptcha-Script", "1");
       resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
     });
     const { pipe, abort } = renderToPipeableStream(

@@ -1,6 +1,5 @@
 // The document: language attributes, alternates and canonical link, the message catalogue
 // preload, and the error screens (docs/product/routes.md#not-found-and-error-screens).
-import type { LoaderArgs } from "./lib/route-args.ts";
 import {
   isRouteErrorResponse,
   Links,
@@ -17,6 +16,7 @@ import { LANG_TAG, LOCALES, localePath } from "../i18n/locales.ts";
 import { useLangTag, useLocale, useT } from "./lib/i18n.tsx";
 import { NotFoundScreen, ErrorScreen } from "./components/error-screens.tsx";
 import stylesheet from "./styles/app.css?url";
+import type { Route } from "./+types/root.ts";
 
 export function links() {
   return [
@@ -25,7 +25,7 @@ export function links() {
   ];
 }
 
-export function loader({ context }: LoaderArgs) {
+export function loader({ context }: Route.LoaderArgs) {
   const { locale, path, services, auth } = context;
   return {
     locale,
@@ -36,10 +36,9 @@ export function loader({ context }: LoaderArgs) {
   };
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>>;
-
-export function useRootData(): RootData {
-  return useRouteLoaderData("root") as RootData;
+/** The root's data, for the layout and the site chrome; undefined on an error screen before it loaded. */
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
 }
 
 /** A route whose page needs no client code sets `handle = { hydrate: false }` (docs/decisions). */

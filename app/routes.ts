@@ -6,9 +6,12 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from "../i18n/locales.ts";
 function pages(locale: Locale): RouteConfigEntry[] {
   const id = (name: string) => ({ id: `${locale}/${name}` });
   return [
-    layout("routes/layouts/landing.tsx", id("layout-landing"), [
+    layout("routes/layouts/site.tsx", id("layout-site"), [
       index("routes/storefront/home.tsx", id("home")),
       route("presentation", "routes/storefront/presentation.tsx", id("presentation")),
+      // The most specific route wins, whatever the order: ":game" never shadows "auth" or "profile".
+      route(":game", "routes/storefront/game.tsx", id("game")),
+      route("*", "routes/storefront/not-found.tsx", id("not-found")),
     ]),
     layout("routes/layouts/id.tsx", id("layout-id"), [
       route("auth", "routes/auth/login.tsx", id("auth")),
@@ -34,10 +37,6 @@ function pages(locale: Locale): RouteConfigEntry[] {
     ]),
     route("payment/paypal", "routes/payment/paypal.tsx", id("payment-paypal")),
     route("payment/demo", "routes/payment/demo.tsx", id("payment-demo")),
-    layout("routes/layouts/default.tsx", id("layout-default"), [
-      route(":game", "routes/storefront/game.tsx", id("game")),
-      route("*", "routes/storefront/not-found.tsx", id("not-found")),
-    ]),
   ];
 }
 

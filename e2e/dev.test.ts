@@ -92,20 +92,29 @@ describe("npm run dev", () => {
   });
 
   test("an edit of a route shows in the open page by hot reload, without reloading it", async () => {
+    // A page that hydrates: the referral page (the sign-in pages run no script, docs/decisions/0009-forms-on-the-server.md).
+    const registered = await fetch(`${base}/v2/web/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: `dev-hmr-${Date.now().toString(36)}@example.com`, password: "Quartz-Lantern-42" }),
+    });
+    const { token } = (await registered.json()) as { token: string };
     const page = await session.newPage({ locale: "en-US" });
-    await page.goto(`${base}/en/auth`);
+    await page.context().addCookies([{ name: "access_token", value: token, url: base }]);
+    await page.goto(`${base}/en/dota2/profile/referral`);
     // Hydrated, and the dependencies Vite optimises on first sight are in (that may reload once).
     await page.waitForFunction(() => "__reactRouterRouteModules" in window, undefined, { timeout: 60_000 });
     await page.waitForLoadState("networkidle");
     await page.evaluate(() => Object.assign(window, { keptAcrossTheEdit: true }));
-    const main = page.locator("main.id-main");
+    const main = page.locator("section.commerce");
     await expect.poll(() => main.getAttribute("data-edited")).toBeNull();
 
-    edit("app/routes/layouts/id.tsx", '<main className="id-main">', '<main className="id-main" data-edited="yes">');
+    edit("app/routes/profile/referral.tsx", '<section aria-labelledby="referral-title" className="commerce">', '<section aria-labelledby="referral-title" className="commerce" data-edited="yes">');
     await expect.poll(() => main.getAttribute("data-edited"), { timeout: 30_000 }).toBe("yes");
     // The same document: a hot update, not a reload.
     expect(await page.evaluate(() => (window as unknown as { keptAcrossTheEdit?: boolean }).keptAcrossTheEdit)).toBe(true);
     // And the server renders the edited route too.
-    expect(await (await fetch(`${base}/en/auth`)).text()).toContain('data-edited="yes"');
+    const rendered = await fetch(`${base}/en/dota2/profile/referral`, { headers: { cookie: `access_token=${token}` } });
+    expect(await rendered.text()).toContain('data-edited="yes"');
   });
 });

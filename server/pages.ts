@@ -8,7 +8,7 @@
 import type { Context } from "hono";
 import { createRequestHandler, data, type ServerBuild } from "react-router";
 import type { HonoEnv, RequestInfo } from "./context.ts";
-import { formAnswer } from "./http/forms.ts";
+import { formReply, unreadSubmission } from "./http/forms.ts";
 import type { Services } from "./services.ts";
 import { pageCsp, recaptchaCsp } from "./middleware/security-headers.ts";
 import { carriesCredentials } from "./http/cookies.ts";
@@ -54,16 +54,16 @@ export function withWriteLimit(build: ServerBuild): ServerBuild {
       const limited: typeof action = async (args) => {
         const refusal = (args.context as unknown as Partial<RequestInfo>).writeRefusal;
         if (!refusal) return action(args);
-        const fields: Record<string, string> = {};
+        let form = new FormData();
         try {
-          for (const [key, value] of await args.request.formData()) if (typeof value === "string") fields[key] = value;
+          form = await args.request.formData();
         } catch {
           // Not a form: nothing to fill in again.
         }
         const { t, responseHeaders } = args.context as unknown as RequestInfo & { responseHeaders: Headers };
-        const { result, status, headers } = formAnswer(t, refusal, fields, fields.intent);
+        const { reply, status, headers } = formReply(t, unreadSubmission(form), refusal);
         for (const [name, value] of Object.entries(headers)) responseHeaders.set(name, value);
-        return data({ ...result, status }, { status, headers });
+        return data(reply, { status, headers });
       };
       return [id, { ...route, module: { ...route.module, action: limited } }];
     }),
@@ -79,9 +79,11 @@ export function pageHandler(services: Services, build: ServerBuild) {
   catalog.onChange(() => cache.clear());
   const cacheControl = "no-cache";
   // The reCAPTCHA widget loads its script (RECAPTCHA_SCRIPT_URL) and frames, only when a site key
-  // is set. Our own scripts load it after hydration, so a page that runs none (the storefront,
-  // docs/decisions/0001) needs none of its sources; every page that does keeps them, since a
-  // client-side navigation (a sign-out, say) can bring a form with the widget into it.
+  // is set. A page with the widget that does not hydrate loads the script itself (the render says
+  // so in X-Recaptcha-Script, docs/decisions/0009-forms-on-the-server.md); other pages that run
+  // none of our scripts (the storefront, docs/decisions/0001) need none of its sources; every page
+  // that does run ours keeps them, since a client-side navigation can bring a form with the
+  // widget into it.
   // A form post that answers with a redirect to PayPal is checked against form-action too.
   const recaptchaSources = settings.RECAPTCHA_SITE_KEY ? recaptchaCsp(settings.RECAPTCHA_SCRIPT_URL) : undefined;
   const formTargets = settings.PAYPAL_CLIENT_ID ? { form: ["https://www.paypal.com", "https://www.sandbox.paypal.com"] } : {};
@@ -103,9 +105,11 @@ export function pageHandler(services: Services, build: ServerBuild) {
   function withCsp(response: Response): Response {
     const hashes = response.headers.get("X-Script-Hashes");
     if (hashes === null) return response;
+    const widget = response.headers.has("X-Recaptcha-Script");
     response.headers.delete("X-Script-Hashes");
+    response.headers.delete("X-Recaptcha-Script");
     const scripts = hashes ? hashes.split(" ") : [];
-    const extra = { ...(scripts.length > 0 ? recaptchaSources : undefined), ...formTargets };
+    const extra = { ...(scripts.length > 0 || widget ? recaptchaSources : undefined), ...formTargets };
     response.headers.set("Content-Security-Policy", pageCsp(scripts, extra));
     return response;
   }

@@ -1,16 +1,27 @@
-// Form pieces for the auth and profile pages: a form-level alert, and a submit button that shows
-// progress once JavaScript runs (the reCAPTCHA widget is in recaptcha.tsx).
+// Form pieces that need no form library: a submit button that shows progress where JavaScript
+// runs, the message of a refused form, a notice. The forms themselves are in page-form.tsx
+// (Conform); a hydrated page that only needs these pieces loads none of it. The reCAPTCHA widget
+// is in recaptcha.tsx.
 import { useNavigation } from "react-router";
 import type { ReactNode } from "react";
-import type { FormResult } from "../lib/forms.server.ts";
+import type { SubmissionResult } from "@conform-to/dom";
 import { Icon } from "./ui/icons.tsx";
 
-export function FormAlert({ result, intent }: { result: FormResult | undefined; intent?: string }) {
-  if (!result?.formError || (intent && result.intent && result.intent !== intent)) return null;
+/**
+ * The form-level messages of a refusal's Conform result, for a form with no fields on a page that
+ * hydrates (page-form.tsx, and its ~9 KiB, is for forms with fields).
+ */
+export function messagesOf(result: SubmissionResult<string[]> | undefined): string[] | undefined {
+  return result?.error?.[""] ?? undefined;
+}
+
+/** The message of a refused form as a whole. */
+export function FormMessage({ errors, id }: { errors: string[] | undefined; id?: string }) {
+  if (!errors?.length) return null;
   return (
-    <div className="alert alert-error" role="alert">
+    <div className="alert alert-error" role="alert" id={id}>
       <Icon name="alert" size={18} />
-      <span>{result.formError}</span>
+      <span>{errors.join(" ")}</span>
     </div>
   );
 }
@@ -24,6 +35,7 @@ export function Notice({ children, tone = "success" }: { children: ReactNode; to
   );
 }
 
+/** Posts the form, naming its task in `intent` on a page of several; busy while it is under way. */
 export function SubmitButton({ children, intent, variant = "primary", block = true }: { children: ReactNode; intent?: string; variant?: "primary" | "secondary" | "danger"; block?: boolean }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && (!intent || navigation.formData?.get("intent") === intent);
@@ -32,10 +44,4 @@ export function SubmitButton({ children, intent, variant = "primary", block = tr
       {children}
     </button>
   );
-}
-
-/** Field error of a form result, if the result belongs to this form. */
-export function fieldError(result: FormResult | undefined, field: string, intent?: string): string | undefined {
-  if (!result || (intent && result.intent && result.intent !== intent)) return undefined;
-  return result.errors?.[field];
 }

@@ -1,11 +1,13 @@
-// The reCAPTCHA checkbox of the sign-in, registration and reset forms (docs/product/accounts.md#recaptcha). Google's api.js,
-// loaded the usual way, renders into every `.g-recaptcha` element as soon as it arrives; when that
-// happened before React hydrated, hydration failed (React error #418), React threw the widget away
-// and the form posted no token, so nobody could sign in with reCAPTCHA on (issue 7). So the script
-// is loaded only after hydration, with render=explicit and an onload callback, and the widget is
-// rendered by grecaptcha.render into an element React does not own, inside the form (its hidden
-// `g-recaptcha-response` field posts with the form). The script's URL is RECAPTCHA_SCRIPT_URL
-// (docs/product/accounts.md#recaptcha), allowed by the page CSP.
+// The reCAPTCHA checkbox of the sign-in, registration and reset forms (docs/product/accounts.md#recaptcha).
+// Those pages do not hydrate (docs/decisions/0009-forms-on-the-server.md), so the server renders
+// what Google's api.js needs to render the widget by itself: a `.g-recaptcha` placeholder with the
+// site key, inside the form (the widget's hidden `g-recaptcha-response` field posts with it), and
+// the script, deferred so that it finds the placeholder. No React owns what it renders there, so
+// nothing can break hydration as it did when the script ran before React hydrated (React error
+// #418, issue 7). A page reached by a client-side navigation from a hydrated page is rendered by
+// React in the browser instead: there the script is loaded once with render=explicit and an onload
+// callback, and the widget rendered by grecaptcha.render into an element React does not own. The
+// script's URL is RECAPTCHA_SCRIPT_URL (docs/product/accounts.md#recaptcha), allowed by the page CSP.
 import { useEffect, useRef } from "react";
 import { useActionData } from "react-router";
 import { useLangTag } from "../lib/i18n.tsx";
@@ -86,5 +88,17 @@ export function Recaptcha({ widget }: { widget: RecaptchaWidget | null }) {
   }, [answer]);
 
   if (!widget) return null;
+  if (typeof document === "undefined") {
+    // On the server, for a page that never hydrates (the route says so), so the markup may differ
+    // from what the browser would render.
+    const src = new URL(widget.scriptUrl);
+    src.searchParams.set("hl", lang);
+    return (
+      <div className="recaptcha">
+        <div className="g-recaptcha" data-sitekey={widget.siteKey} data-theme="dark" />
+        <script src={src.href} defer />
+      </div>
+    );
+  }
   return <div ref={box} className="recaptcha" />;
 }

@@ -1,11 +1,23 @@
-// Header and footer of the public layouts, with the language switcher.
+// The frame of the layouts with a header (site, profile, purchase), the header and footer of the
+// public pages, and the language switcher.
 import { NavLink } from "react-router";
+import type { ReactNode } from "react";
 import { LOCALE_NAMES, LOCALES, LANG_TAG, localePath } from "../../i18n/locales.ts";
 import { useRootData } from "../root.tsx";
 import { useLocale, useT } from "../lib/i18n.tsx";
 import { useHref } from "../lib/paths.ts";
 import { Logo } from "./brand.tsx";
+import { NotificationsProvider } from "./notifications.tsx";
 import { Icon } from "./ui/icons.tsx";
+
+/** A layout's frame: its class (`layout-{kind}`) and notifications for the page inside. */
+export function Shell({ kind, children }: { kind: string; children: ReactNode }) {
+  return (
+    <NotificationsProvider>
+      <div className={`layout layout-${kind}`}>{children}</div>
+    </NotificationsProvider>
+  );
+}
 
 export function SiteHeader({ signedIn: forced }: { signedIn?: boolean } = {}) {
   const t = useT();
@@ -48,7 +60,8 @@ export function SiteHeader({ signedIn: forced }: { signedIn?: boolean } = {}) {
 export function LanguageSwitcher() {
   const t = useT();
   const locale = useLocale();
-  const { path } = useRootData();
+  // The root's data is there on every page; "/" only if the root loader itself failed.
+  const path = useRootData()?.path ?? "/";
   return (
     <details className="lang-switcher">
       {/* The name includes the visible code ("RU"), so voice control users can say what they see. */}

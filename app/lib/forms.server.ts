@@ -1,40 +1,81 @@
-// Page forms (work without JavaScript): read the posted fields, and turn a DomainError into a
-// 4xx answer with a form-level message and per-field messages in the page's language.
+// Page forms on the server (they work without JavaScript, docs/product/routes.md#forms): read a
+// post into a Conform submission checked by the module's own schema, and answer a refused one —
+// by that schema or by a DomainError of the core — with Conform's reply, which the page's form
+// shows as its `lastResult` (docs/decisions/0009-forms-on-the-server.md).
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type AppLoadContext } from "react-router";
-import type { z } from "zod";
+import { z } from "zod";
 import { DomainError } from "../../core/shared/errors.ts";
-import { validate } from "../../server/http/body.ts";
-import { formAnswer } from "../../server/http/forms.ts";
+import { issueKey } from "../../server/http/body.ts";
+import { formReply, unreadSubmission, type Replyable } from "../../server/http/forms.ts";
 import { controlCharacterPath } from "../../server/http/input.ts";
+import { requireGuest } from "./guards.server.ts";
+import type { PageMeta } from "./meta.ts";
+import { recaptchaWidget } from "./recaptcha.server.ts";
 
-export type { FormResult } from "../../server/http/forms.ts";
+export type { FormReply } from "../../server/http/forms.ts";
+
+/** The field Google's reCAPTCHA widget posts its token in; the schemas call it `recaptchaToken`. */
+const RECAPTCHA_FIELD = "g-recaptcha-response";
 
 /**
- * The posted text fields of a page form. A control character in any of them is refused here, for
- * every form at once (400, the error page): no field of ours means one, and PostgreSQL cannot
- * store NUL at all.
+ * The posted form. A control character in any field is refused here, for every form at once (400,
+ * the error page): no field of ours means one, and PostgreSQL cannot store NUL at all.
  */
-export async function readForm(request: Request): Promise<Record<string, string>> {
+async function postedForm(request: Request): Promise<FormData> {
   const form = await request.formData();
-  const fields: Record<string, string> = {};
   for (const [key, value] of form) {
-    if (typeof value !== "string") continue;
-    if (controlCharacterPath({ [key]: value }) !== undefined) throw data("validation.control_characters", { status: 400 });
-    fields[key] = value;
+    if (typeof value === "string" && controlCharacterPath({ [key]: value }) !== undefined) throw data("validation.control_characters", { status: 400 });
   }
-  return fields;
+  return form;
 }
 
-export function parseForm<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  return validate(schema, input);
+/**
+ * Reads a form post and checks it with `schema` (a discriminated union on `intent` where a page
+ * has several forms; an unknown intent is refused with 400). `add` are inputs that come with the request rather than from the user, such
+ * as a cookie: they replace any field of that name. The widget's reCAPTCHA token is the schema's
+ * `recaptchaToken`. Messages of the refused fields are in the page's language.
+ */
+export async function readSubmission<S extends z.ZodType>(context: AppLoadContext, request: Request, schema: S, add: Record<string, string | undefined> = {}) {
+  const form = await postedForm(request);
+  const token = form.get(RECAPTCHA_FIELD);
+  form.delete(RECAPTCHA_FIELD);
+  if (typeof token === "string") add = { recaptchaToken: token, ...add };
+  for (const [name, value] of Object.entries(add)) {
+    form.delete(name);
+    if (value !== undefined) form.set(name, value);
+  }
+  unreadSubmission(form); // drops Conform's own control fields, which no page posts
+  // One message a field, the first the schema found, as the JSON API answers (server/http/body.ts).
+  const submission = parseWithZod(form, { schema, formatError: (issues: z.core.$ZodIssue[]) => issues.slice(0, 1).map((issue) => context.t(issueKey(issue))) });
+  // An intent the page's union does not know (or none) came from no form of the page — an old
+  // page or a forged post — and has no form to show a message in: 400, the error page.
+  if (submission.status === "error" && submission.error?.intent) throw data("errors.validation_failed", { status: 400 });
+  return submission;
 }
 
-/** Answers a failed submission; anything but a DomainError is a bug and goes to the error page. */
-export function formFailure(context: AppLoadContext, error: unknown, fields: Record<string, string>, intent?: string) {
-  if (!(error instanceof DomainError)) throw error;
-  const { result, status, headers } = formAnswer(context.t, error, fields, intent);
+/**
+ * The answer to a refused submission: its schema's field messages (400), or a DomainError's
+ * message and field messages with its status (and Retry-After). Anything but a DomainError is a
+ * bug and goes to the error page. What was typed comes back, but no secret (`keep`: server/http/forms.ts).
+ */
+export function refuse(context: AppLoadContext, submission: Replyable, error?: unknown, { keep }: { keep?: string[] } = {}) {
+  if (error !== undefined && !(error instanceof DomainError)) throw error;
+  const { reply, status, headers } = formReply(context.t, submission, error, keep);
   for (const [name, value] of Object.entries(headers)) context.responseHeaders.set(name, value);
-  return data(result, { status, headers });
+  return data(reply, { status, headers });
+}
+
+/** The field every sign-in form carries: where to go next (followed only when it is ours, guards.server.ts). */
+export const RedirectToSchema = z.string().optional();
+
+/**
+ * What the loader of a guest form page (sign-in, registration, reset) starts with: guests only,
+ * the page to go on to after signing in, the reCAPTCHA widget and the page's title.
+ */
+export function guestFormPage(context: AppLoadContext, request: Request, meta: PageMeta) {
+  requireGuest(context, request);
+  return { redirectTo: new URL(request.url).searchParams.get("redirectTo") ?? "", recaptcha: recaptchaWidget(context), meta };
 }
 
 /** Request details the core wants (client address, language, user agent). */

@@ -1,5 +1,6 @@
-// Page titles and descriptions come translated from the loader (it has the request's language).
-import type { MetaDescriptor } from "react-router";
+// Page titles and descriptions come translated from the loader (it has the request's language);
+// the stylesheets a layout adds to the page.
+import type { LinkDescriptor, MetaDescriptor } from "react-router";
 
 export type PageMeta = { title: string; description: string };
 
@@ -11,6 +12,11 @@ export function pageMeta(data: { meta: PageMeta } | undefined): MetaDescriptor[]
     { property: "og:title", content: data.meta.title },
     { property: "og:description", content: data.meta.description },
   ];
+}
+
+/** A layout's `links`: its stylesheets (Vite `?url` imports), after the root's. */
+export function stylesheets(...hrefs: string[]): () => LinkDescriptor[] {
+  return () => hrefs.map((href) => ({ rel: "stylesheet", href }));
 }
 
 /**

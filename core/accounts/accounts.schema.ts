@@ -1,9 +1,12 @@
 // Input schemas of the accounts module, shared by the JSON API and the page forms. Messages are
 // i18n keys ("validation.*"), translated at the edge. A schema reads the fields as the API and
 // the forms name them (snake_case where docs/product/api.md#account-calls does); its output, the
-// `…Input` type, is what the use case takes. This file is safe for pages to import (no database,
-// no Node): the one way into the module besides index.ts.
+// `…Input` type, is what the use case takes. This file is safe for a route's loader and action to
+// import (no database, no Node): the one way into the module besides index.ts. Never from code
+// that runs in the browser, which must not load Zod: the limits it checks are in
+// accounts.constraints.ts, which the forms read.
 import { z } from "zod";
+import { EMAIL_MAX, LOGIN_MAX, PASSWORD_MAX, PASSWORD_MIN } from "./accounts.constraints.ts";
 
 /**
  * E-mail as we store it: trimmed, NFC, lower-case, plain ASCII (internationalised domains in their
@@ -19,12 +22,9 @@ export const EmailSchema = z
     z
       .string()
       .min(1, "validation.required")
-      .max(254, "validation.too_long")
+      .max(EMAIL_MAX, "validation.too_long")
       .refine((v) => EMAIL.test(v) && !v.includes(".."), "validation.email"),
   );
-
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
 
 /** Length only; the common-password list is checked by the use case. */
 export const NewPasswordSchema = z
@@ -62,7 +62,7 @@ export const RegisterSchema = z.object({
 });
 
 export const LoginSchema = z.object({
-  login: z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(254, "validation.too_long"),
+  login: z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(LOGIN_MAX, "validation.too_long"),
   password: PasswordSchema,
   recaptchaToken: optionalText(4000),
   t: optionalText(64),
@@ -72,18 +72,18 @@ export const ConfirmTwoFaSchema = z.object({ code: TWO_FA_CODE });
 export const ResetRequestSchema = z.object({ email: EmailSchema, recaptchaToken: optionalText(4000) });
 export const ValidateResetCodeSchema = z.object({ email: EmailSchema, resetCode: CODE });
 export const SetPasswordResetSchema = z.object({ email: EmailSchema, resetCode: CODE, password: NewPasswordSchema });
-export const ChangePasswordSchema = z
-  .object({ old_password: PasswordSchema, new_password: NewPasswordSchema })
-  .transform(({ old_password, new_password }) => ({ oldPassword: old_password, newPassword: new_password }));
+/** A password change's fields as the API and the settings form name them. */
+export const ChangePasswordFields = z.object({ old_password: PasswordSchema, new_password: NewPasswordSchema });
+export const ChangePasswordSchema = ChangePasswordFields.transform(({ old_password, new_password }) => ({ oldPassword: old_password, newPassword: new_password }));
 export const ChangeEmailSchema = z.object({ email: EmailSchema });
 export const ConfirmEnableSchema = z.object({ code: CODE });
 export const DisableTwoFaSchema = z.object({ password: PasswordSchema, code: TWO_FA_CODE });
-export const EmailPreferencesSchema = z
-  .object({
-    allow_marketing: z.boolean({ message: "validation.boolean" }),
-    allow_security: z.boolean({ message: "validation.boolean" }),
-  })
-  .transform(({ allow_marketing, allow_security }) => ({ allowMarketing: allow_marketing, allowSecurity: allow_security }));
+/** The e-mail preferences' fields as the API and the settings form name them. */
+export const EmailPreferencesFields = z.object({
+  allow_marketing: z.boolean({ message: "validation.boolean" }),
+  allow_security: z.boolean({ message: "validation.boolean" }),
+});
+export const EmailPreferencesSchema = EmailPreferencesFields.transform(({ allow_marketing, allow_security }) => ({ allowMarketing: allow_marketing, allowSecurity: allow_security }));
 
 /**
  * The token of a mailed link (e-mail confirmation, undo) or of an SSO ticket, as it appears in a

@@ -7,7 +7,8 @@
 // This file is the module's public face. Each use case lives in its own file and takes the one
 // typed deps object (deps.ts); they return the domain types of accounts.model.ts, which the API
 // writes in the wire format (server/api/wire/accounts.ts). Pages may also import the input
-// schemas (accounts.schema.ts), which carry nothing but Zod.
+// schemas (accounts.schema.ts), which carry nothing but Zod, in their loaders and actions, and
+// the forms' field limits (accounts.constraints.ts), which carry nothing at all, anywhere.
 import { toUser, type User, type UserRow } from "./accounts.model.ts";
 import { createAttempts } from "./attempts.ts";
 import type { AccountsDeps } from "./deps.ts";

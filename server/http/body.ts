@@ -7,8 +7,8 @@ import type { MessageKey } from "../../i18n/translate.ts";
 import type { HonoEnv } from "../context.ts";
 import { controlCharacterPath } from "./input.ts";
 
-/** Message key of a Zod issue, shown next to the field in the user's language. */
-function issueKey(issue: z.core.$ZodIssue): MessageKey {
+/** Message key of a Zod issue by its kind, for a schema that names none of its own. */
+function kindKey(issue: z.core.$ZodIssue): MessageKey {
   switch (issue.code) {
     case "invalid_type":
       return issue.input === undefined ? "validation.required" : "validation.invalid_type";
@@ -23,6 +23,17 @@ function issueKey(issue: z.core.$ZodIssue): MessageKey {
   }
 }
 
+/**
+ * Message key of a Zod issue, shown next to the field in the user's language: the JSON API's and
+ * the page forms' (app/lib/forms.server.ts) alike.
+ */
+export function issueKey(issue: z.core.$ZodIssue): MessageKey {
+  // A schema's own message is a catalogue key (Zod's defaults are English sentences); its
+  // "required" is for a missing value, and a value of the wrong type says so.
+  const own = isMessageKey(issue.message) && !(issue.code === "invalid_type" && issue.message === "validation.required") ? issue.message : undefined;
+  return own ?? kindKey(issue);
+}
+
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   // reportInput: issueKey tells a missing value (required) from one of the wrong type by it.
   const parsed = schema.safeParse(input, { reportInput: true });
@@ -30,10 +41,7 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infe
   const fields: Record<string, MessageKey> = {};
   for (const issue of parsed.error.issues) {
     const field = issue.path.map(String).join(".") || "body";
-    // A schema's own message is a catalogue key (Zod's defaults are English sentences); its
-    // "required" is for a missing value, and a value of the wrong type says so.
-    const own = isMessageKey(issue.message) && !(issue.code === "invalid_type" && issue.message === "validation.required") ? issue.message : undefined;
-    fields[field] ??= own ?? issueKey(issue);
+    fields[field] ??= issueKey(issue);
   }
   throw new DomainError("validation_failed", "errors.validation_failed", { fields });
 }

@@ -81,7 +81,9 @@ describe("stored notifications", () => {
 
 describe("the browser", () => {
   it("gets compiled messages and no ICU parser in any script", async () => {
-    const page = await (await shop.request("/en/auth", { headers: { accept: "text/html" } })).text();
+    // A page that hydrates (its copy button) preloads the catalogue.
+    const user = await registerUser();
+    const page = await (await shop.request("/en/dota2/profile/referral", { headers: { accept: "text/html", cookie: `access_token=${user.token}` } })).text();
     const url = /<link[^>]+id="i18n-messages"[^>]+href="([^"]+)"|<link[^>]+href="([^"]+)"[^>]+id="i18n-messages"/.exec(page);
     const href = url?.[1] ?? url?.[2];
     expect(href).toMatch(/^\/_i18n\/[0-9a-f]{12}\/en\/messages\.json$/);

@@ -1,7 +1,7 @@
 // The page CSP allows the inline scripts the app itself emits, by hash, and nothing else that ends
 // up inline in the HTML (issue 7, docs/decisions/0002). To get a foreign inline script into a real
-// render, one route of the real build is wrapped with a component that adds one, as content that
-// slipped through would.
+// render, one route of the real build — a page that hydrates, the referral page — is wrapped with
+// a component that adds one, as content that slipped through would.
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { createElement, Fragment, type ComponentType } from "react";
@@ -12,13 +12,15 @@ import { BUILD_DIR, loadBuild } from "../../server/main.ts";
 import { startTestApp, type TestApp } from "../kit/app.ts";
 
 const INJECTED = "document.title='injected'";
-const ROUTE = "en/auth";
+const ROUTE = "en/referral";
+const HYDRATED = "/en/dota2/profile/referral";
 const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
 
 let shop: TestApp & { stop(): Promise<void> };
 let app: ReturnType<typeof createApp>;
+let cookie = "";
 
-/** The real build, with the sign-in page also rendering an inline script the app never wrote. */
+/** The real build, with the referral page also rendering an inline script the app never wrote. */
 function withForeignScript(build: ServerBuild): ServerBuild {
   const route = build.routes[ROUTE]!;
   const Page = route.module.default as ComponentType;
@@ -30,18 +32,20 @@ function withForeignScript(build: ServerBuild): ServerBuild {
 beforeAll(async () => {
   shop = await startTestApp({ pages: false });
   app = createApp(shop.services, { build: withForeignScript(await loadBuild()), clientDir: path.join(BUILD_DIR, "client") });
+  const registered = await shop.request("/v2/web/register", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "csp@example.com", password: "Quartz-Lantern-42" }) });
+  cookie = `access_token=${((await registered.json()) as { token: string }).token}`;
 });
 afterAll(async () => {
   await shop?.stop();
 });
 
-const get = (p: string) => Promise.resolve(app.request(`${shop.services.settings.PUBLIC_URL}${p}`));
+const get = (p: string, headers: Record<string, string> = {}) => Promise.resolve(app.request(`${shop.services.settings.PUBLIC_URL}${p}`, { headers }));
 const inlineScripts = (html: string) => [...html.matchAll(/<script(?![^>]*\ssrc=)([^>]*)>([\s\S]*?)<\/script>/g)].map((m) => ({ attributes: m[1]!, body: m[2]! }));
 const scriptSrc = (csp: string) => /script-src ([^;]+)/.exec(csp)![1]!.split(" ");
 
 describe("the page CSP", () => {
   it("does not allow an inline script the app did not emit, and allows each one it did", async () => {
-    const res = await get("/en/auth");
+    const res = await get(HYDRATED, { cookie });
     expect(res.status).toBe(200);
     const html = await res.text();
     const csp = res.headers.get("content-security-policy")!;
@@ -58,8 +62,8 @@ describe("the page CSP", () => {
   });
 
   it("leaves no marker (nonce attribute) in the HTML", async () => {
-    const first = await (await get("/en/auth")).text();
-    const second = await (await get("/en/auth")).text();
+    const first = await (await get(HYDRATED, { cookie })).text();
+    const second = await (await get(HYDRATED, { cookie })).text();
     expect(first).not.toMatch(/\snonce=/);
     expect(second).not.toMatch(/\snonce=/);
   });
@@ -94,11 +98,14 @@ describe("the page CSP with reCAPTCHA on (RECAPTCHA_SCRIPT_URL, docs/product/acc
     expect(directive(csp, "script-src")).toContain("http://127.0.0.1:9/stand-in/recaptcha/");
     expect(directive(csp, "frame-src")).toEqual(["http://127.0.0.1:9/stand-in/recaptcha/"]);
     expect(csp).not.toContain("google");
-    // The page itself loads no widget script and renders no widget: that happens after hydration.
+    // The page runs none of our scripts (docs/decisions/0009-forms-on-the-server.md): it loads the
+    // widget's script itself, deferred, in the page's language, and Google's script renders into
+    // the placeholder inside the form.
     const html = await res.text();
-    expect(html).not.toMatch(/<script[^>]*\ssrc="[^"]*api\.js/);
-    expect(html).not.toContain("g-recaptcha");
-    expect(html).toContain('<div class="recaptcha"></div>');
+    expect(directive(csp, "script-src")).toEqual(["'self'", "http://127.0.0.1:9/stand-in/recaptcha/"]);
+    expect(html).toMatch(/<script src="http:\/\/127\.0\.0\.1:9\/stand-in\/recaptcha\/api\.js\?hl=[a-z]{2}" defer=""><\/script>/);
+    expect(html).toMatch(/<form[^>]*>(?:(?!<\/form>)[\s\S])*<div class="g-recaptcha" data-sitekey="site-key-1" data-theme="dark"><\/div>/);
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)/);
   });
 
   it("allows Google's script and frames by default", async () => {

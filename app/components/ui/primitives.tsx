@@ -1,20 +1,12 @@
-// The small design system: buttons, inputs, cards, badges. Styling lives in styles/app.css.
-import type { AnchorHTMLAttributes, ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
+// The small design system: button links, cards, badges (fields are in components/page-form.tsx,
+// buttons and notices of forms in components/forms.tsx). Styling lives in styles/app.css.
+import type { AnchorHTMLAttributes, ReactNode } from "react";
 import { Link } from "react-router";
 
 type Variant = "primary" | "secondary" | "ghost" | "danger";
 
 function buttonClass(variant: Variant, block?: boolean) {
   return `btn btn-${variant}${block ? " btn-block" : ""}`;
-}
-
-export function Button({
-  variant = "primary",
-  block,
-  className,
-  ...rest
-}: { variant?: Variant; block?: boolean } & ButtonHTMLAttributes<HTMLButtonElement>) {
-  return <button type="submit" className={`${buttonClass(variant, block)} ${className ?? ""}`} {...rest} />;
 }
 
 export function ButtonLink({
@@ -29,31 +21,6 @@ export function ButtonLink({
     <Link to={to} className={buttonClass(variant, block)} reloadDocument={reloadDocument} {...rest}>
       {children}
     </Link>
-  );
-}
-
-export function Field({
-  label,
-  error,
-  hint,
-  id,
-  ...input
-}: { label: string; error?: string; hint?: string; id: string } & InputHTMLAttributes<HTMLInputElement>) {
-  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
-  return (
-    <div className={`field${error ? " field-invalid" : ""}`}>
-      <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
-      {error ? (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      ) : hint ? (
-        <p className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-    </div>
   );
 }
 

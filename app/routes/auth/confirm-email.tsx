@@ -1,13 +1,18 @@
 // /auth/confirm-email?token=…: the link mailed to a new address; opening it makes the change.
-import { Link, useLoaderData, type MetaArgs } from "react-router";
+// The page runs no script.
+import { Link } from "react-router";
 import { isLinkToken } from "../../../core/accounts/accounts.schema.ts";
 import { isDomainError } from "../../../core/shared/errors.ts";
+import { GuestCard } from "../../components/guest-card.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta } from "../../lib/meta.ts";
-import type { LoaderArgs } from "../../lib/route-args.ts";
+import type { RouteHandle } from "../../root.tsx";
+import type { Route } from "./+types/confirm-email.ts";
 
-export async function loader({ context, request }: LoaderArgs) {
+export const handle: RouteHandle = { hydrate: false };
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const { t, services } = context;
   let email: string | null = null;
@@ -22,19 +27,17 @@ export async function loader({ context, request }: LoaderArgs) {
   return { email, meta: { title: t("auth.confirmEmail.title"), description: t("auth.confirmEmail.title") } };
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export default function ConfirmEmail() {
-  const { email } = useLoaderData<typeof loader>();
+export default function ConfirmEmail({ loaderData: { email } }: Route.ComponentProps) {
   const t = useT();
   const href = useHref();
   return (
-    <section className="card auth-card centered" aria-labelledby="confirm-title">
-      <h1 id="confirm-title">{t("auth.confirmEmail.title")}</h1>
+    <GuestCard centered title={t("auth.confirmEmail.title")}>
       <p className={email ? "" : "muted"}>{email ? t("auth.confirmEmail.done", { email }) : t("auth.confirmEmail.invalid")}</p>
       <Link className="btn btn-primary" to={href("/profile")}>
         {t("auth.confirmEmail.toProfile")}
       </Link>
-    </section>
+    </GuestCard>
   );
 }

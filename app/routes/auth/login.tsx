@@ -1,140 +1,135 @@
 // /auth: sign in with e-mail or username and password; for a 2FA account the code step follows
-// on the same page (the pre-2FA token waits in an HttpOnly cookie).
-import { Form, Link, redirect, useActionData, useLoaderData, type MetaArgs } from "react-router";
+// on the same page (the pre-2FA token waits in an HttpOnly cookie). The page runs no script
+// (docs/decisions/0009-forms-on-the-server.md): its forms post to this action.
+import { Form, Link, redirect } from "react-router";
+import type { SubmissionResult } from "@conform-to/react";
+import { z } from "zod";
+import { ACCOUNT_FORMS } from "../../../core/accounts/accounts.constraints.ts";
 import { ConfirmTwoFaSchema, LoginSchema } from "../../../core/accounts/accounts.schema.ts";
 import { PRE2FA_COOKIE, pre2faCookie, serializeCookie, signInCookies } from "../../../server/http/cookies.ts";
-import { Field } from "../../components/ui/primitives.tsx";
-import { FormAlert, Notice, SubmitButton, fieldError } from "../../components/forms.tsx";
-import { Recaptcha } from "../../components/recaptcha.tsx";
+import { Notice, SubmitButton } from "../../components/forms.tsx";
+import { Field, PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
+import { GuestCard } from "../../components/guest-card.tsx";
+import { Recaptcha, type RecaptchaWidget } from "../../components/recaptcha.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { afterSignIn, readCookie, requireGuest } from "../../lib/guards.server.ts";
-import { cookieHeaders, formFailure, parseForm, readForm, requestMeta, type FormResult } from "../../lib/forms.server.ts";
-import { recaptchaWidget } from "../../lib/recaptcha.server.ts";
-import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+import { RedirectToSchema, cookieHeaders, guestFormPage, readSubmission, refuse, requestMeta } from "../../lib/forms.server.ts";
+import type { RouteHandle } from "../../root.tsx";
+import type { Route } from "./+types/login.ts";
 
-async function pendingTwoFa(context: LoaderArgs["context"], request: Request) {
+export const handle: RouteHandle = { hydrate: false };
+
+/** The page's forms: the password, the code of the second step, and leaving that step. */
+const LoginForms = z.discriminatedUnion("intent", [
+  LoginSchema.extend({ intent: z.literal("password"), redirectTo: RedirectToSchema }),
+  ConfirmTwoFaSchema.extend({ intent: z.literal("code"), redirectTo: RedirectToSchema }),
+  z.object({ intent: z.literal("cancel") }),
+]);
+
+async function pendingTwoFa(context: Route.LoaderArgs["context"], request: Request) {
   const token = readCookie(request, PRE2FA_COOKIE);
   if (!token) return null;
   const found = await context.services.sessions.authenticate(token);
   return found?.session.kind === "pre2fa" ? found : null;
 }
 
-export async function loader({ context, request }: LoaderArgs) {
-  requireGuest(context, request);
-  const url = new URL(request.url);
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { t } = context;
+  const page = guestFormPage(context, request, { title: t("auth.login.title"), description: t("auth.login.description") });
   return {
+    ...page,
     step: (await pendingTwoFa(context, request)) ? ("code" as const) : ("password" as const),
-    redirectTo: url.searchParams.get("redirectTo") ?? "",
-    notice: url.searchParams.get("notice"),
-    recaptcha: recaptchaWidget(context),
-    meta: { title: t("auth.login.title"), description: t("auth.login.description") },
+    notice: new URL(request.url).searchParams.get("notice"),
   };
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request }: ActionArgs) {
+export async function action({ context, request }: Route.ActionArgs) {
   requireGuest(context, request);
-  const fields = await readForm(request);
+  const submission = await readSubmission(context, request, LoginForms, { t: readCookie(request, "t") });
+  if (submission.status !== "success") return refuse(context, submission);
+  const form = submission.value;
   const { services } = context;
   const secure = services.settings.secureCookies;
   const self = selfPath(request);
   try {
-    if (fields.intent === "cancel") {
-      return redirect(self, { headers: { "Set-Cookie": serializeCookie(PRE2FA_COOKIE, "", { maxAge: 0, secure, httpOnly: true }) } });
+    switch (form.intent) {
+      case "cancel":
+        return redirect(self, { headers: { "Set-Cookie": serializeCookie(PRE2FA_COOKIE, "", { maxAge: 0, secure, httpOnly: true }) } });
+      case "code": {
+        const pending = await pendingTwoFa(context, request);
+        if (!pending) return redirect(self);
+        const { token } = await services.accounts.confirmTwoFa(pending.session.id, pending.user.id, form.code, requestMeta(context, request));
+        return redirect(afterSignIn(context, request, form.redirectTo), { headers: cookieHeaders(signInCookies(token, secure)) });
+      }
+      case "password": {
+        const result = await services.accounts.login(form, requestMeta(context, request));
+        if (result.twoFa) return redirect(self, { headers: { "Set-Cookie": pre2faCookie(result.token, secure) } });
+        return redirect(afterSignIn(context, request, form.redirectTo), { headers: cookieHeaders(signInCookies(result.token, secure)) });
+      }
     }
-    if (fields.intent === "code") {
-      const pending = await pendingTwoFa(context, request);
-      if (!pending) return redirect(self);
-      const { code } = parseForm(ConfirmTwoFaSchema, fields);
-      const { token } = await services.accounts.confirmTwoFa(pending.session.id, pending.user.id, code, requestMeta(context, request));
-      return redirect(afterSignIn(context, request, fields.redirectTo), { headers: cookieHeaders(signInCookies(token, secure)) });
-    }
-    const input = parseForm(LoginSchema, {
-      login: fields.login,
-      password: fields.password,
-      recaptchaToken: fields["g-recaptcha-response"],
-      t: readCookie(request, "t"),
-    });
-    const result = await services.accounts.login(input, requestMeta(context, request));
-    if (result.twoFa) return redirect(self, { headers: { "Set-Cookie": pre2faCookie(result.token, secure) } });
-    return redirect(afterSignIn(context, request, fields.redirectTo), { headers: cookieHeaders(signInCookies(result.token, secure)) });
   } catch (error) {
-    return formFailure(context, error, fields, fields.intent);
+    return refuse(context, submission, error);
   }
 }
 
-export default function Login() {
-  const { step, redirectTo, notice, recaptcha } = useLoaderData<typeof loader>();
-  const result = useActionData<FormResult>();
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const { step, redirectTo, notice, recaptcha } = loaderData;
+  return step === "code" ? (
+    <CodeStep redirectTo={redirectTo} lastResult={replyTo(actionData, "code")} />
+  ) : (
+    <PasswordStep redirectTo={redirectTo} notice={notice} recaptcha={recaptcha} lastResult={replyTo(actionData, "password")} />
+  );
+}
+
+type StepProps = { redirectTo: string; lastResult: SubmissionResult<string[]> | undefined };
+
+function PasswordStep({ redirectTo, notice, recaptcha, lastResult }: StepProps & { notice: string | null; recaptcha: RecaptchaWidget | null }) {
   const t = useT();
   const href = useHref();
-  if (step === "code") {
-    return (
-      <section className="card auth-card" aria-labelledby="auth-title">
-        <h1 id="auth-title">{t("auth.twoFa.title")}</h1>
-        <p className="muted">{t("auth.twoFa.lead")}</p>
-        <FormAlert result={result} />
-        <Form method="post" className="form">
-          <input type="hidden" name="redirectTo" value={redirectTo} />
-          <Field
-            id="code"
-            name="code"
-            label={t("auth.twoFa.code")}
-            hint={t("auth.twoFa.hint")}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            required
-            autoFocus
-            maxLength={9}
-            error={fieldError(result, "code")}
-          />
-          <SubmitButton intent="code">{t("auth.twoFa.submit")}</SubmitButton>
-        </Form>
-        <Form method="post">
-          <button type="submit" name="intent" value="cancel" className="btn btn-ghost btn-block">
-            {t("auth.twoFa.cancel")}
-          </button>
-        </Form>
-      </section>
-    );
-  }
+  const [form, fields] = usePageForm("login", ACCOUNT_FORMS.login, { lastResult });
+  const onward = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : "";
   return (
-    <section className="card auth-card" aria-labelledby="auth-title">
-      <h1 id="auth-title">{t("auth.login.title")}</h1>
-      <p className="muted">{t("auth.login.lead")}</p>
+    <GuestCard
+      title={t("auth.login.title")}
+      lead={t("auth.login.lead")}
+      links={
+        <>
+          <Link to={href("/auth/restore-password")}>{t("auth.login.forgot")}</Link>
+          <Link to={href(`/auth/register${onward}`)}>{t("auth.login.register")}</Link>
+        </>
+      }
+    >
       {notice === "password_reset" && <Notice>{t("auth.notice.passwordReset")}</Notice>}
-      <FormAlert result={result} />
-      <Form method="post" className="form">
+      <PageForm form={form}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field
-          id="login"
-          name="login"
-          label={t("auth.field.login")}
-          autoComplete="username"
-          required
-          defaultValue={result?.values?.login}
-          error={fieldError(result, "login")}
-        />
-        <Field
-          id="password"
-          name="password"
-          type="password"
-          label={t("auth.field.password")}
-          autoComplete="current-password"
-          required
-          error={fieldError(result, "password")}
-        />
+        <Field field={fields.login} label={t("auth.field.login")} autoComplete="username" />
+        <Field field={fields.password} type="password" label={t("auth.field.password")} autoComplete="current-password" />
         <Recaptcha widget={recaptcha} />
         <SubmitButton intent="password">{t("auth.login.submit")}</SubmitButton>
+      </PageForm>
+    </GuestCard>
+  );
+}
+
+function CodeStep({ redirectTo, lastResult }: StepProps) {
+  const t = useT();
+  const [form, fields] = usePageForm("two-fa-step", ACCOUNT_FORMS.twoFaStep, { lastResult });
+  return (
+    <GuestCard title={t("auth.twoFa.title")} lead={t("auth.twoFa.lead")}>
+      <PageForm form={form}>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field field={fields.code} label={t("auth.twoFa.code")} hint={t("auth.twoFa.hint")} inputMode="numeric" autoComplete="one-time-code" autoFocus />
+        <SubmitButton intent="code">{t("auth.twoFa.submit")}</SubmitButton>
+      </PageForm>
+      <Form method="post">
+        <button type="submit" name="intent" value="cancel" className="btn btn-ghost btn-block">
+          {t("auth.twoFa.cancel")}
+        </button>
       </Form>
-      <p className="auth-links">
-        <Link to={href("/auth/restore-password")}>{t("auth.login.forgot")}</Link>
-        <Link to={href(`/auth/register${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`)}>{t("auth.login.register")}</Link>
-      </p>
-    </section>
+    </GuestCard>
   );
 }

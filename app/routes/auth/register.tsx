@@ -1,95 +1,78 @@
 // /auth/register: e-mail, optional username, password. The visitor cookie `t` and the `referrer`
-// cookie travel with the registration (docs/product/accounts.md#registration).
-import { Form, Link, redirect, useActionData, useLoaderData, type MetaArgs } from "react-router";
-import { RegisterSchema, PASSWORD_MIN } from "../../../core/accounts/accounts.schema.ts";
+// cookie travel with the registration (docs/product/accounts.md#registration). The page runs no
+// script (docs/decisions/0009-forms-on-the-server.md).
+import { Link, redirect } from "react-router";
+import { ACCOUNT_FORMS, PASSWORD_MIN } from "../../../core/accounts/accounts.constraints.ts";
+import { RegisterSchema } from "../../../core/accounts/accounts.schema.ts";
 import { signInCookies } from "../../../server/http/cookies.ts";
-import { Field } from "../../components/ui/primitives.tsx";
-import { FormAlert, SubmitButton, fieldError } from "../../components/forms.tsx";
+import { SubmitButton } from "../../components/forms.tsx";
+import { Field, PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
+import { GuestCard } from "../../components/guest-card.tsx";
 import { Recaptcha } from "../../components/recaptcha.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { afterSignIn, readCookie, requireGuest } from "../../lib/guards.server.ts";
-import { cookieHeaders, formFailure, parseForm, readForm, requestMeta, type FormResult } from "../../lib/forms.server.ts";
-import { recaptchaWidget } from "../../lib/recaptcha.server.ts";
-import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+import { RedirectToSchema, cookieHeaders, guestFormPage, readSubmission, refuse, requestMeta } from "../../lib/forms.server.ts";
+import type { RouteHandle } from "../../root.tsx";
+import type { Route } from "./+types/register.ts";
 
-export function loader({ context, request }: LoaderArgs) {
-  requireGuest(context, request);
+export const handle: RouteHandle = { hydrate: false };
+
+/** The page names the referrer by its cookie only, never by a field. */
+const RegisterForm = RegisterSchema.omit({ referrer: true }).extend({ redirectTo: RedirectToSchema });
+
+export function loader({ context, request }: Route.LoaderArgs) {
   const { t } = context;
   return {
-    redirectTo: new URL(request.url).searchParams.get("redirectTo") ?? "",
+    ...guestFormPage(context, request, { title: t("auth.register.title"), description: t("auth.register.description") }),
     invited: Boolean(readCookie(request, "referrer")),
-    recaptcha: recaptchaWidget(context),
-    meta: { title: t("auth.register.title"), description: t("auth.register.description") },
   };
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request }: ActionArgs) {
+export async function action({ context, request }: Route.ActionArgs) {
   requireGuest(context, request);
-  const fields = await readForm(request);
+  const submission = await readSubmission(context, request, RegisterForm, { t: readCookie(request, "t") });
+  if (submission.status !== "success") return refuse(context, submission);
   try {
-    const input = parseForm(RegisterSchema, {
-      email: fields.email,
-      password: fields.password,
-      username: fields.username,
-      recaptchaToken: fields["g-recaptcha-response"],
-      t: readCookie(request, "t"),
-    });
-    const { token } = await context.services.accounts.register(input, {
+    const { token } = await context.services.accounts.register(submission.value, {
       ...requestMeta(context, request),
       referrerCode: readCookie(request, "referrer"),
     });
-    return redirect(afterSignIn(context, request, fields.redirectTo), {
+    return redirect(afterSignIn(context, request, submission.value.redirectTo), {
       headers: cookieHeaders(signInCookies(token, context.services.settings.secureCookies)),
     });
   } catch (error) {
-    return formFailure(context, error, fields);
+    return refuse(context, submission, error);
   }
 }
 
-export default function Register() {
-  const { redirectTo, invited, recaptcha } = useLoaderData<typeof loader>();
-  const result = useActionData<FormResult>();
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
+  const { redirectTo, invited, recaptcha } = loaderData;
   const t = useT();
   const href = useHref();
+  const [form, fields] = usePageForm("register", ACCOUNT_FORMS.register, { lastResult: replyTo(actionData) });
   return (
-    <section className="card auth-card" aria-labelledby="auth-title">
-      <h1 id="auth-title">{t("auth.register.title")}</h1>
-      <p className="muted">{t(invited ? "auth.register.invited" : "auth.register.lead")}</p>
-      <FormAlert result={result} />
-      <Form method="post" className="form">
+    <GuestCard
+      title={t("auth.register.title")}
+      lead={t(invited ? "auth.register.invited" : "auth.register.lead")}
+      links={
+        <>
+          <span className="muted">{t("auth.register.haveAccount")}</span>{" "}
+          <Link to={href(`/auth${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`)}>{t("auth.register.signIn")}</Link>
+        </>
+      }
+    >
+      <PageForm form={form}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field id="email" name="email" type="email" label={t("auth.field.email")} autoComplete="email" required defaultValue={result?.values?.email} error={fieldError(result, "email")} />
-        <Field
-          id="username"
-          name="username"
-          label={t("auth.field.usernameOptional")}
-          autoComplete="nickname"
-          hint={t("auth.field.usernameHint")}
-          defaultValue={result?.values?.username}
-          error={fieldError(result, "username")}
-        />
-        <Field
-          id="password"
-          name="password"
-          type="password"
-          label={t("auth.field.password")}
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_MIN}
-          hint={t("auth.field.passwordHint", { min: PASSWORD_MIN })}
-          error={fieldError(result, "password")}
-        />
+        <Field field={fields.email} type="email" label={t("auth.field.email")} autoComplete="email" />
+        <Field field={fields.username} label={t("auth.field.usernameOptional")} hint={t("auth.field.usernameHint")} autoComplete="nickname" />
+        <Field field={fields.password} type="password" label={t("auth.field.password")} hint={t("auth.field.passwordHint", { min: PASSWORD_MIN })} autoComplete="new-password" />
         <Recaptcha widget={recaptcha} />
         <SubmitButton>{t("auth.register.submit")}</SubmitButton>
-      </Form>
-      <p className="auth-links">
-        <span className="muted">{t("auth.register.haveAccount")}</span>{" "}
-        <Link to={href(`/auth${redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ""}`)}>{t("auth.register.signIn")}</Link>
-      </p>
-    </section>
+      </PageForm>
+    </GuestCard>
   );
 }

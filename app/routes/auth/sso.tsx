@@ -5,22 +5,29 @@
 // spends nothing, and a signed-in visitor sees both accounts and keeps theirs unless they confirm.
 // A cross-site POST is refused by the origin check like every form post (docs/product/api.md#origin-check). An
 // invalid, expired or used ticket shows why, with a way to sign in.
-import { Form, Link, redirect, useActionData, useLoaderData, type MetaArgs } from "react-router";
-import { isLinkToken } from "../../../core/accounts/accounts.schema.ts";
+import { Link, redirect } from "react-router";
+import { isLinkToken, SsoTicketSchema } from "../../../core/accounts/accounts.schema.ts";
 import { DomainError, isDomainError } from "../../../core/shared/errors.ts";
 import { signInCookies } from "../../../server/http/cookies.ts";
 import { SubmitButton } from "../../components/forms.tsx";
+import { PageForm, usePageForm } from "../../components/page-form.tsx";
+import { GuestCard } from "../../components/guest-card.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { afterSignIn, storedGameProfile } from "../../lib/guards.server.ts";
-import { cookieHeaders, formFailure, readForm, requestMeta, type FormResult } from "../../lib/forms.server.ts";
-import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+import { RedirectToSchema, cookieHeaders, readSubmission, refuse, requestMeta } from "../../lib/forms.server.ts";
+import type { RouteHandle } from "../../root.tsx";
+import type { Route } from "./+types/sso.ts";
+
+export const handle: RouteHandle = { hydrate: false };
+
+const SsoForm = SsoTicketSchema.extend({ redirectTo: RedirectToSchema });
 
 type Account = { email: string; username: string | null };
 
-export async function loader({ context, request }: LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const ticket = url.searchParams.get("ticket") ?? "";
   const redirectTo = url.searchParams.get("redirectTo") ?? "";
@@ -49,22 +56,22 @@ export async function loader({ context, request }: LoaderArgs) {
   };
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request }: ActionArgs) {
-  const fields = await readForm(request);
+export async function action({ context, request }: Route.ActionArgs) {
+  const submission = await readSubmission(context, request, SsoForm);
+  // A ticket not shaped like one is answered like an unknown one.
+  if (submission.status !== "success") return refuse(context, submission, new DomainError("invalid_link"));
   const { services, auth } = context;
   try {
-    const ticket = fields.ticket ?? "";
-    if (!isLinkToken(ticket)) throw new DomainError("invalid_link");
-    const { token } = await services.accounts.consumeSsoTicket(ticket, requestMeta(context, request));
+    const { token } = await services.accounts.consumeSsoTicket(submission.value.ticket, requestMeta(context, request));
     // The visitor chose to switch accounts: the session they leave ends rather than lingers.
     if (auth) await services.accounts.logout(auth.session.id);
-    return redirect(afterSignIn(context, request, fields.redirectTo), {
+    return redirect(afterSignIn(context, request, submission.value.redirectTo), {
       headers: cookieHeaders(signInCookies(token, services.settings.secureCookies)),
     });
   } catch (error) {
-    return formFailure(context, error, { redirectTo: fields.redirectTo ?? "" });
+    return refuse(context, submission, error);
   }
 }
 
@@ -77,28 +84,22 @@ function AccountName({ account }: { account: Account }) {
   );
 }
 
-export default function Sso() {
-  const loaded = useLoaderData<typeof loader>();
-  const failed = useActionData<FormResult>();
+export default function Sso({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const href = useHref();
-  if (loaded.state === "invalid" || failed) {
+  if (loaderData.state === "invalid" || actionData) {
     return (
-      <section className="card auth-card centered" aria-labelledby="sso-title">
-        <h1 id="sso-title">{t("auth.sso.title")}</h1>
-        <p className="muted">{t("auth.sso.invalid")}</p>
+      <GuestCard centered title={t("auth.sso.title")} lead={t("auth.sso.invalid")}>
         <Link className="btn btn-primary" to={href("/auth")}>
           {t("auth.login.submit")}
         </Link>
-      </section>
+      </GuestCard>
     );
   }
-  const { ticket, redirectTo, account, current, profile } = loaded;
+  const { ticket, redirectTo, account, current, profile } = loaderData;
   const currentName = current ? (current.username ?? current.email) : "";
   return (
-    <section className="card auth-card centered" aria-labelledby="sso-title">
-      <h1 id="sso-title">{t("auth.sso.title")}</h1>
-      <p className="muted">{t("auth.sso.lead")}</p>
+    <GuestCard centered title={t("auth.sso.title")} lead={t("auth.sso.lead")}>
       <AccountName account={account} />
       {current && (
         <div className="alert alert-info" role="note">
@@ -106,16 +107,25 @@ export default function Sso() {
           <span>{t("auth.sso.switch", { current: currentName })}</span>
         </div>
       )}
-      <Form method="post" className="form">
-        <input type="hidden" name="ticket" value={ticket} />
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <SubmitButton>{t("auth.sso.confirm")}</SubmitButton>
-      </Form>
+      <ConfirmForm ticket={ticket} redirectTo={redirectTo} />
       {current && (
         <Link className="btn btn-ghost btn-block" to={profile}>
           {t("auth.sso.stay", { current: currentName })}
         </Link>
       )}
-    </section>
+    </GuestCard>
+  );
+}
+
+/** Spends the ticket: the visitor's own choice, never a GET's. */
+function ConfirmForm({ ticket, redirectTo }: { ticket: string; redirectTo: string }) {
+  const t = useT();
+  const [form] = usePageForm("sso", {});
+  return (
+    <PageForm form={form}>
+      <input type="hidden" name="ticket" value={ticket} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <SubmitButton>{t("auth.sso.confirm")}</SubmitButton>
+    </PageForm>
   );
 }

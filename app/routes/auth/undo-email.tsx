@@ -1,34 +1,42 @@
 // /auth/undo-email?token=…: the link mailed to the old address when an e-mail change is asked for.
 // Opening it only shows what it will do: mail scanners open links, so the undo itself is a POST
-// from this page. It brings the old address back, ends every session and sends a reset code.
-import { Form, Link, useActionData, useLoaderData, type MetaArgs } from "react-router";
-import { isLinkToken } from "../../../core/accounts/accounts.schema.ts";
+// from this page. It brings the old address back, ends every session and sends a reset code. The
+// page runs no script (docs/decisions/0009-forms-on-the-server.md).
+import { Link } from "react-router";
+import { z } from "zod";
+import { isLinkToken, LinkTokenSchema } from "../../../core/accounts/accounts.schema.ts";
 import { DomainError, isDomainError } from "../../../core/shared/errors.ts";
 import { localePath } from "../../../i18n/locales.ts";
-import { FormAlert, Notice, SubmitButton } from "../../components/forms.tsx";
+import { FormMessage, Notice, SubmitButton } from "../../components/forms.tsx";
+import { PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
+import { GuestCard } from "../../components/guest-card.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta } from "../../lib/meta.ts";
-import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
-import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+import { readSubmission, refuse } from "../../lib/forms.server.ts";
+import type { RouteHandle } from "../../root.tsx";
+import type { Route } from "./+types/undo-email.ts";
 
-export async function loader({ context, request }: LoaderArgs) {
+export const handle: RouteHandle = { hydrate: false };
+
+const UndoForm = z.object({ token: LinkTokenSchema });
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const { t, services } = context;
   const email = isLinkToken(token) ? ((await services.accounts.emailUndoTarget(token)) ?? null) : null;
   return { token: email ? token : "", email, meta: { title: t("auth.undoEmail.title"), description: t("auth.undoEmail.title") } };
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-type UndoResult = FormResult | { ok: true; email: string; resetHref: string };
-
-export async function action({ context, request }: ActionArgs) {
-  const fields = await readForm(request);
+export async function action({ context, request }: Route.ActionArgs) {
+  const submission = await readSubmission(context, request, UndoForm);
+  const invalid = new DomainError("invalid_link", "auth.undoEmail.invalid");
+  if (submission.status !== "success") return refuse(context, submission, invalid);
   const { services, locale } = context;
-  const token = fields.token ?? "";
+  const { token } = submission.value;
   try {
-    if (!isLinkToken(token)) throw new DomainError("invalid_link", "auth.undoEmail.invalid");
     const email = await services.accounts.emailUndoTarget(token);
     try {
       const undone = await services.accounts.undoEmailChange(token);
@@ -37,24 +45,23 @@ export async function action({ context, request }: ActionArgs) {
     } catch (error) {
       // The page's own words for the two refusals the use case names; anything else as it is.
       if (isDomainError(error, "email_taken")) throw new DomainError("email_taken", "auth.undoEmail.taken", { params: { email: email ?? "" } });
-      if (isDomainError(error, "invalid_link")) throw new DomainError("invalid_link", "auth.undoEmail.invalid");
+      if (isDomainError(error, "invalid_link")) throw invalid;
       throw error;
     }
   } catch (error) {
-    return formFailure(context, error, {});
+    return refuse(context, submission, error);
   }
 }
 
-export default function UndoEmail() {
-  const { token, email } = useLoaderData<typeof loader>();
-  const result = useActionData<UndoResult>();
+export default function UndoEmail({ loaderData, actionData }: Route.ComponentProps) {
+  const { token, email } = loaderData;
   const t = useT();
   const href = useHref();
-  const done = result?.ok ? result : undefined;
-  const failed = result && !result.ok ? result : undefined;
+  const done = actionData?.ok ? actionData : undefined;
+  const refused = replyTo(actionData);
+  const [form] = usePageForm("undo-email", {}, { lastResult: refused });
   return (
-    <section className="card auth-card centered" aria-labelledby="undo-title">
-      <h1 id="undo-title">{t("auth.undoEmail.title")}</h1>
+    <GuestCard centered title={t("auth.undoEmail.title")}>
       {done ? (
         <>
           <Notice>{t("auth.undoEmail.done", { email: done.email })}</Notice>
@@ -62,20 +69,20 @@ export default function UndoEmail() {
             {t("auth.undoEmail.newPassword")}
           </Link>
         </>
-      ) : email && !failed ? (
-        <Form method="post" className="form">
+      ) : email && !refused ? (
+        <PageForm form={form}>
           <p>{t("auth.undoEmail.lead", { email })}</p>
           <input type="hidden" name="token" value={token} />
           <SubmitButton variant="danger">{t("auth.undoEmail.submit")}</SubmitButton>
-        </Form>
+        </PageForm>
       ) : (
         <>
-          {failed ? <FormAlert result={failed} /> : <p className="muted">{t("auth.undoEmail.invalid")}</p>}
+          {refused ? <FormMessage errors={form.errors} /> : <p className="muted">{t("auth.undoEmail.invalid")}</p>}
           <Link className="btn btn-primary" to={href("/auth")}>
             {t("auth.login.submit")}
           </Link>
         </>
       )}
-    </section>
+    </GuestCard>
   );
 }

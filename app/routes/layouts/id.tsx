@@ -2,9 +2,10 @@
 import { Outlet } from "react-router";
 import { Logo } from "../../components/brand.tsx";
 import { LanguageSwitcher } from "../../components/site-chrome.tsx";
+import { stylesheets } from "../../lib/meta.ts";
 import accountStylesheet from "../../styles/account.css?url";
 
-export const links = () => [{ rel: "stylesheet", href: accountStylesheet }];
+export const links = stylesheets(accountStylesheet);
 
 export default function IdLayout() {
   return (

@@ -1,23 +1,20 @@
 // The profile layout: signed-in only; the game switcher and the sections of the game's profile.
 // Remembers the game in the `game` cookie, which /profile and sign-ins follow (docs/product/routes.md#cookies).
-import { data, Link, NavLink, Outlet, useLoaderData, useParams } from "react-router";
-import { NotificationsProvider } from "../../components/notifications.tsx";
-import { SiteFooter, SiteHeader } from "../../components/site-chrome.tsx";
+import { data, Link, NavLink, Outlet, useParams } from "react-router";
+import { Shell, SiteFooter, SiteHeader } from "../../components/site-chrome.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { readCookie, requireProfile } from "../../lib/guards.server.ts";
 import { serializeCookie } from "../../../server/http/cookies.ts";
-import type { LoaderArgs } from "../../lib/route-args.ts";
+import type { Route } from "./+types/profile.ts";
+import { stylesheets } from "../../lib/meta.ts";
 import accountStylesheet from "../../styles/account.css?url";
 import commerceStylesheet from "../../styles/commerce.css?url";
 
-export const links = () => [
-  { rel: "stylesheet", href: accountStylesheet },
-  { rel: "stylesheet", href: commerceStylesheet },
-];
+export const links = stylesheets(accountStylesheet, commerceStylesheet);
 
-export function loader({ context, request, params }: LoaderArgs) {
+export function loader({ context, request, params }: Route.LoaderArgs) {
   const { auth, game: cheat } = requireProfile(context, request, params);
   const headers = new Headers({ "Cache-Control": "no-store" });
   if (readCookie(request, "game") !== cheat.slug) {
@@ -41,44 +38,41 @@ export const PROFILE_SECTIONS = [
   { path: "/settings", key: "settings", icon: "shield" },
 ] as const;
 
-export default function ProfileLayout() {
-  const { games, user } = useLoaderData<typeof loader>();
+export default function ProfileLayout({ loaderData: { games, user } }: Route.ComponentProps) {
   const { game } = useParams();
   const t = useT();
   const href = useHref();
   return (
-    <NotificationsProvider>
-      <div className="layout layout-profile">
-        <SiteHeader signedIn />
-        <div className="container profile-shell">
-          <aside className="profile-aside">
-            <p className="profile-user">
-              <Icon name="user" size={18} /> <span title={user.email}>{user.username ?? user.email}</span>
-            </p>
-            <nav aria-label={t("profile.games")} className="game-switcher">
-              {games.map((g) => (
-                <NavLink key={g.slug} to={href(`/${g.slug}/profile`)} className={g.slug === game ? "active" : undefined} aria-current={g.slug === game ? "page" : undefined}>
-                  <Icon name="gamepad" size={16} /> {g.name}
-                </NavLink>
-              ))}
-            </nav>
-            <nav aria-label={t("profile.sections")} className="profile-nav">
-              {PROFILE_SECTIONS.map((s) => (
-                <NavLink key={s.key} to={href(`/${game}/profile${s.path}`)} end>
-                  <Icon name={s.icon} size={16} /> {t(`profile.nav.${s.key}`)}
-                </NavLink>
-              ))}
-            </nav>
-            <Link to={href(`/give/subscription?game=${game}`)} className="btn btn-secondary btn-small give-link">
-              <Icon name="gift" size={16} /> {t("profile.nav.give")}
-            </Link>
-          </aside>
-          <div className="profile-main">
-            <Outlet />
-          </div>
+    <Shell kind="profile">
+      <SiteHeader signedIn />
+      <div className="container profile-shell">
+        <aside className="profile-aside">
+          <p className="profile-user">
+            <Icon name="user" size={18} /> <span title={user.email}>{user.username ?? user.email}</span>
+          </p>
+          <nav aria-label={t("profile.games")} className="game-switcher">
+            {games.map((g) => (
+              <NavLink key={g.slug} to={href(`/${g.slug}/profile`)} className={g.slug === game ? "active" : undefined} aria-current={g.slug === game ? "page" : undefined}>
+                <Icon name="gamepad" size={16} /> {g.name}
+              </NavLink>
+            ))}
+          </nav>
+          <nav aria-label={t("profile.sections")} className="profile-nav">
+            {PROFILE_SECTIONS.map((s) => (
+              <NavLink key={s.key} to={href(`/${game}/profile${s.path}`)} end>
+                <Icon name={s.icon} size={16} /> {t(`profile.nav.${s.key}`)}
+              </NavLink>
+            ))}
+          </nav>
+          <Link to={href(`/give/subscription?game=${game}`)} className="btn btn-secondary btn-small give-link">
+            <Icon name="gift" size={16} /> {t("profile.nav.give")}
+          </Link>
+        </aside>
+        <div className="profile-main">
+          <Outlet />
         </div>
-        <SiteFooter />
       </div>
-    </NotificationsProvider>
+      <SiteFooter />
+    </Shell>
   );
 }

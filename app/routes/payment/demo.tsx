@@ -1,27 +1,32 @@
 // /payment/demo?order=ID (no layout): the approve page of the built-in demo provider (docs/product/money.md#the-demo-provider,
 // never in production). Clearly marked: no real money moves. "Pay" approves the order and goes to
 // the return page as PayPal would; "Cancel" goes there with ?cancel=1. Only the order's owner sees it.
-import { Form, redirect, useActionData, useLoaderData, type AppLoadContext, type MetaArgs } from "react-router";
+// The page runs no script (docs/decisions/0009-forms-on-the-server.md).
+import { redirect, type AppLoadContext } from "react-router";
+import { z } from "zod";
 import { DomainError } from "../../../core/shared/errors.ts";
 import { DEMO_ORDER_ID } from "../../../core/payments/demo.ts";
 import { localePath } from "../../../i18n/locales.ts";
 import { Logo } from "../../components/brand.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
-import { FormAlert, SubmitButton } from "../../components/forms.tsx";
+import { SubmitButton } from "../../components/forms.tsx";
+import { PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { formatMoney } from "../../../i18n/format.ts";
-import { notFound, pageMeta } from "../../lib/meta.ts";
+import { notFound, pageMeta, stylesheets } from "../../lib/meta.ts";
 import { requireUser } from "../../lib/guards.server.ts";
-import { readForm, type FormResult } from "../../lib/forms.server.ts";
-import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+import { readSubmission, refuse } from "../../lib/forms.server.ts";
+import type { RouteHandle } from "../../root.tsx";
+import type { Route } from "./+types/demo.ts";
 import accountStylesheet from "../../styles/account.css?url";
 import commerceStylesheet from "../../styles/commerce.css?url";
 
-export const links = () => [
-  { rel: "stylesheet", href: accountStylesheet },
-  { rel: "stylesheet", href: commerceStylesheet },
-];
+export const links = stylesheets(accountStylesheet, commerceStylesheet);
+
+export const handle: RouteHandle = { hydrate: false };
+
+const DemoForms = z.discriminatedUnion("intent", [z.object({ intent: z.literal("pay") }), z.object({ intent: z.literal("cancel") })]);
 
 /** The signed-in user's demo order of ?order=, or the 404 page (also when the demo provider is off). */
 async function ownOrder(context: AppLoadContext, request: Request) {
@@ -38,7 +43,7 @@ async function ownOrder(context: AppLoadContext, request: Request) {
   }
 }
 
-export async function loader({ context, request }: LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { orderId, order } = await ownOrder(context, request);
   const { t, services } = context;
   // What the order sells, as it was sold (its area's price and days), whatever the catalogue says now.
@@ -55,24 +60,25 @@ export async function loader({ context, request }: LoaderArgs) {
   };
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request }: ActionArgs) {
+export async function action({ context, request }: Route.ActionArgs) {
   const { orderId } = await ownOrder(context, request);
-  const fields = await readForm(request);
+  const submission = await readSubmission(context, request, DemoForms);
+  if (submission.status !== "success") return refuse(context, submission);
   const { services, locale } = context;
   const token = encodeURIComponent(orderId);
-  if (fields.intent === "pay") {
+  if (submission.value.intent === "pay") {
     await services.demoProvider!.approve(orderId); // false when approved before: the return page tells
     return redirect(localePath(locale, `/payment/paypal?token=${token}`));
   }
   return redirect(localePath(locale, `/payment/paypal?cancel=1&token=${token}`));
 }
 
-export default function DemoPayment() {
-  const { orderId, kind, amount, currency, status, item } = useLoaderData<typeof loader>();
+export default function DemoPayment({ loaderData, actionData }: Route.ComponentProps) {
+  const { orderId, kind, amount, currency, status, item } = loaderData;
   // Only a refused post (the write limit, server/pages.ts) answers with data here.
-  const refused = useActionData<FormResult>();
+  const [form] = usePageForm("demo", {}, { lastResult: replyTo(actionData) });
   const t = useT();
   const locale = useLocale();
   const open = status === "created";
@@ -100,8 +106,7 @@ export default function DemoPayment() {
           </div>
         </dl>
         {!open && <p className="alert alert-info">{t("demo.done")}</p>}
-        <FormAlert result={refused} />
-        <Form method="post" className="pay-actions">
+        <PageForm form={form} className="pay-actions">
           {open ? (
             <>
               <SubmitButton intent="pay">{t("demo.pay", { amount: formatMoney(amount, currency, locale) })}</SubmitButton>
@@ -110,7 +115,7 @@ export default function DemoPayment() {
           ) : (
             <SubmitButton intent="pay">{t("demo.continue")}</SubmitButton>
           )}
-        </Form>
+        </PageForm>
       </section>
     </main>
   );

@@ -1,7 +1,7 @@
 // /payment/paypal (no layout): the return page of the payment provider (docs/product/money.md#paying-through-a-provider). PayPal
 // sends the buyer back with ?token=<order id> (and ?cancel=1 when they gave up); the loader
 // captures the order for the signed-in user — idempotent, so a reload shows the same result.
-import { Link, useLoaderData, useLocation, type MetaArgs } from "react-router";
+import { Link, useLocation } from "react-router";
 import { DomainError } from "../../../core/shared/errors.ts";
 import { ORDER_ID } from "../../../core/payments/payments.schema.ts";
 import { Logo } from "../../components/brand.tsx";
@@ -9,17 +9,14 @@ import { Icon } from "../../components/ui/icons.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { formatDate, formatMoney } from "../../../i18n/format.ts";
-import { pageMeta } from "../../lib/meta.ts";
+import { pageMeta, stylesheets } from "../../lib/meta.ts";
 import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
-import type { LoaderArgs } from "../../lib/route-args.ts";
+import type { Route } from "./+types/paypal.ts";
 import { localePath } from "../../../i18n/locales.ts";
 import accountStylesheet from "../../styles/account.css?url";
 import commerceStylesheet from "../../styles/commerce.css?url";
 
-export const links = () => [
-  { rel: "stylesheet", href: accountStylesheet },
-  { rel: "stylesheet", href: commerceStylesheet },
-];
+export const links = stylesheets(accountStylesheet, commerceStylesheet);
 
 type Outcome =
   | { kind: "cancelled" }
@@ -27,7 +24,7 @@ type Outcome =
   | { kind: "topup"; amount: number; balance: number; currency: string }
   | { kind: "product"; item: string; paid: number; currency: string; expiresAt: Date | null; frozen: boolean; game: string | null };
 
-export async function loader({ context, request }: LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   const { t, services, locale } = context;
   const url = new URL(request.url);
@@ -68,10 +65,9 @@ export async function loader({ context, request }: LoaderArgs) {
   }
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export default function PaymentReturn() {
-  const { outcome, back } = useLoaderData<typeof loader>();
+export default function PaymentReturn({ loaderData: { outcome, back } }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
   const { pathname, search } = useLocation();

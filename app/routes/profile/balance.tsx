@@ -3,34 +3,26 @@
 // (?before=<last id>).
 // "Load more" is a GET form (a new page without JavaScript; with it, a fetcher appends the page).
 import { useEffect, useState } from "react";
-import {
-  Form,
-  isRouteErrorResponse,
-  Link,
-  redirect,
-  useActionData,
-  useFetcher,
-  useLoaderData,
-  useLocation,
-  type ClientLoaderFunctionArgs,
-  type MetaArgs,
-} from "react-router";
+import { isRouteErrorResponse, Link, redirect, useFetcher, useLocation } from "react-router";
 import { minorDigits } from "../../../core/shared/money.ts";
 import { Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
-import { FormAlert, SubmitButton, fieldError } from "../../components/forms.tsx";
+import { SubmitButton } from "../../components/forms.tsx";
+import { Field, PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
 import { notificationForStatus, useNotifications } from "../../components/notifications.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { formatDate, formatMoney } from "../../../i18n/format.ts";
-import { pageMeta, selfPath } from "../../lib/meta.ts";
+import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
-import { formFailure, parseForm, readForm, type FormResult } from "../../lib/forms.server.ts";
+import { readSubmission, refuse } from "../../lib/forms.server.ts";
 import { TRANSACTIONS_PAGE_SIZE, TransactionsPageSchema } from "../../../core/ledger/ledger.schema.ts";
 import { topUpFormSchema } from "../../../core/payments/payments.schema.ts";
-import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+import { z } from "zod";
+import type { Route } from "./+types/balance.ts";
 import type { Transaction } from "../../../core/ledger/index.ts";
 import type { MessageKey, Translate } from "../../../i18n/translate.ts";
+import type { Constraint, SubmissionResult } from "@conform-to/dom";
 
 /** A transaction as the list shows it: the ledger's row with its products named. */
 type Row = Omit<Transaction, "products"> & { items: string[] };
@@ -39,7 +31,7 @@ type Row = Omit<Transaction, "products"> & { items: string[] };
  * (docs/product/routes.md#failed-calls-in-the-browser). */
 type TransactionPage = { ok: true; rows: Row[]; done: boolean } | { ok: false; status: number; rows: Row[] };
 
-export async function loader({ context, request, params }: LoaderArgs) {
+export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { auth } = requireProfile(context, request, params);
   const { t, services } = context;
   const user = services.accounts.user(auth.user);
@@ -66,58 +58,60 @@ export async function loader({ context, request, params }: LoaderArgs) {
     }
   }
 
+  const { TOPUP_MIN, TOPUP_MAX } = services.settings;
+  const unit = 10 ** minorDigits(user.currency);
   return {
     balance: user.balance,
     owed: user.owed,
     currency: user.currency,
-    topup: { min: services.settings.TOPUP_MIN, max: services.settings.TOPUP_MAX, digits: minorDigits(user.currency) },
+    // The amount in the currency's major units, its range the setting's (the use case checks it).
+    topup: { min: TOPUP_MIN, max: TOPUP_MAX, constraint: { amount: { required: true, min: TOPUP_MIN / unit, max: TOPUP_MAX / unit, step: 1 / unit } } },
     before: beforeId ?? null,
     page,
     meta: { title: t("balance.title"), description: t("balance.title") },
   };
 }
 
+/** What "Load more" gets when the server could not answer at all: the failed page alone. */
+type PageOnly = { page: TransactionPage };
+
 /**
  * In the browser, "Load more" (a fetcher, ?before=) that fails even where the loader could not
  * catch it — a dead server, a 500 — answers a failed page, which the list turns into the
  * notification (docs/product/routes.md#failed-calls-in-the-browser) instead of the error screen. Redirects (a session that ended) still apply.
  */
-export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
-  if (!new URL(request.url).searchParams.has("before")) return serverLoader<typeof loader>();
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs): Promise<Awaited<ReturnType<typeof loader>> | PageOnly> {
+  if (!new URL(request.url).searchParams.has("before")) return serverLoader();
   try {
-    return await serverLoader<typeof loader>();
+    return await serverLoader();
   } catch (error) {
     if (error instanceof Response) throw error;
-    const failed: TransactionPage = { ok: false, status: isRouteErrorResponse(error) ? error.status : 500, rows: [] };
-    // Only the fetcher reads this answer, and it reads the page alone.
-    return { page: failed } as Awaited<ReturnType<typeof loader>>;
+    return { page: { ok: false, status: isRouteErrorResponse(error) ? error.status : 500, rows: [] } };
   }
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data && "meta" in data ? data : undefined);
 
-export async function action({ context, request, params }: ActionArgs) {
+export async function action({ context, request, params }: Route.ActionArgs) {
   const { auth } = requireProfile(context, request, params);
-  const fields = await readForm(request);
   const { services, shoppingArea, locale } = context;
+  const submission = await readSubmission(context, request, topUpFormSchema(services.settings.SHOP_CURRENCY).extend({ intent: z.literal("topup") }));
+  if (submission.status !== "success") return refuse(context, submission);
   try {
-    if (fields.intent !== "topup") return redirect(selfPath(request));
-    const { amount } = parseForm(topUpFormSchema(services.settings.SHOP_CURRENCY), fields);
-    const order = await services.payments.createOrder(auth.user.id, { amount, area: shoppingArea, locale });
+    const order = await services.payments.createOrder(auth.user.id, { amount: submission.value.amount, area: shoppingArea, locale });
     return redirect(order.approveUrl);
   } catch (error) {
-    return formFailure(context, error, fields, "topup");
+    return refuse(context, submission, error);
   }
 }
 
-export default function Balance() {
-  const { balance, owed, currency, topup, before, page } = useLoaderData<typeof loader>();
-  const result = useActionData<FormResult>();
+export default function Balance({ loaderData, actionData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
   const { pathname } = useLocation();
-  const step = 1 / 10 ** topup.digits;
-  const major = (minor: number) => minor / 10 ** topup.digits;
+  // The failed page alone is for the "Load more" fetcher; a navigation that got it has nothing else to show.
+  if (!("balance" in loaderData)) throw new Error("the balance page's data did not load");
+  const { balance, owed, currency, topup, before, page } = loaderData;
   return (
     <section aria-labelledby="balance-title" className="commerce">
       <h1 id="balance-title">{t("balance.title")}</h1>
@@ -137,37 +131,12 @@ export default function Balance() {
         </Card>
         <Card as="section" className="topup-card">
           <h2 className="h3">{t("balance.topup.title")}</h2>
-          <FormAlert result={result} intent="topup" />
-          <Form method="post" className="form topup-form">
-            <div className={`field${fieldError(result, "amount", "topup") ? " field-invalid" : ""}`}>
-              <label htmlFor="amount">{t("balance.topup.amount", { currency })}</label>
-              <div className="amount-input">
-                <input
-                  id="amount"
-                  name="amount"
-                  type="number"
-                  inputMode="decimal"
-                  min={major(topup.min)}
-                  max={major(topup.max)}
-                  step={step}
-                  required
-                  defaultValue={result?.values?.amount ?? ""}
-                  aria-invalid={fieldError(result, "amount", "topup") ? true : undefined}
-                  aria-describedby={fieldError(result, "amount", "topup") ? "amount-error" : "amount-hint"}
-                />
-                <span className="amount-currency" aria-hidden="true">{currency}</span>
-              </div>
-              {fieldError(result, "amount", "topup") ? (
-                <p className="field-error" id="amount-error" role="alert">{fieldError(result, "amount", "topup")}</p>
-              ) : (
-                <p className="field-hint" id="amount-hint">
-                  {t("balance.topup.range", { min: formatMoney(topup.min, currency, locale), max: formatMoney(topup.max, currency, locale) })}
-                </p>
-              )}
-            </div>
-            <SubmitButton intent="topup" block={false}>{t("balance.topup.submit")}</SubmitButton>
-            <p className="muted small">{t("balance.topup.note")}</p>
-          </Form>
+          <TopUp
+            constraint={topup.constraint}
+            currency={currency}
+            range={t("balance.topup.range", { min: formatMoney(topup.min, currency, locale), max: formatMoney(topup.max, currency, locale) })}
+            lastResult={replyTo(actionData, "topup")}
+          />
         </Card>
       </div>
       <Transactions key={`${pathname}|${before ?? ""}|${page.rows[0]?.id ?? ""}`} page={page} before={before} />
@@ -175,10 +144,23 @@ export default function Balance() {
   );
 }
 
+/** The top-up: an amount as a person types it; the action sends the buyer to the provider. */
+function TopUp({ constraint, currency, range, lastResult }: { constraint: { amount: Constraint }; currency: string; range: string; lastResult: SubmissionResult<string[]> | undefined }) {
+  const t = useT();
+  const [form, fields] = usePageForm("topup", constraint, { lastResult });
+  return (
+    <PageForm form={form} className="form topup-form">
+      <Field field={fields.amount} type="number" inputMode="decimal" unit={currency} label={t("balance.topup.amount", { currency })} hint={range} />
+      <SubmitButton intent="topup" block={false}>{t("balance.topup.submit")}</SubmitButton>
+      <p className="muted small">{t("balance.topup.note")}</p>
+    </PageForm>
+  );
+}
+
 function Transactions({ page, before }: { page: TransactionPage; before: number | null }) {
   const t = useT();
   const { pathname } = useLocation();
-  const fetcher = useFetcher<typeof loader>();
+  const fetcher = useFetcher<typeof clientLoader>();
   const { notify } = useNotifications();
   const [rows, setRows] = useState<Row[]>(page.rows);
   const [done, setDone] = useState(page.ok ? page.done : true);

@@ -1,6 +1,6 @@
 // /{game}/profile: the account at a glance for this game — the game's subscription, the balance,
 // two-factor state and quick links to the other sections.
-import { Link, useLoaderData, useParams, type MetaArgs } from "react-router";
+import { Link, useParams } from "react-router";
 import { ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon, type IconName } from "../../components/ui/icons.tsx";
 import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx";
@@ -9,9 +9,9 @@ import { useHref } from "../../lib/paths.ts";
 import { formatDate, formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
-import type { LoaderArgs } from "../../lib/route-args.ts";
+import type { Route } from "./+types/overview.ts";
 
-export async function loader({ context, request, params }: LoaderArgs) {
+export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { auth, game } = requireProfile(context, request, params);
   const { t, services } = context;
   const subscription = await services.subscriptions.forCheat(auth.user.id, game.id);
@@ -28,7 +28,7 @@ export async function loader({ context, request, params }: LoaderArgs) {
   };
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
 const QUICK_LINKS = [
   { path: "/subscription", key: "subscription", icon: "clock" },
@@ -37,8 +37,7 @@ const QUICK_LINKS = [
   { path: "/settings", key: "settings", icon: "shield" },
 ] as const satisfies readonly { path: string; key: string; icon: IconName }[];
 
-export default function Overview() {
-  const { user, game, subscription: sub } = useLoaderData<typeof loader>();
+export default function Overview({ loaderData: { user, game, subscription: sub } }: Route.ComponentProps) {
   const { game: slug } = useParams();
   const t = useT();
   const locale = useLocale();

@@ -1,22 +1,30 @@
 // /{game}/profile/payment?product=ID (purchase layout): the checkout of one product of the game.
 // Guard (docs/product/routes.md#guards-and-redirects): without a current product of this game it goes to the subscription page.
 // Pays from the balance (then back to the subscription page with a notice) or by the payment
-// provider (to its approve page). Prices come from the catalogue, never from the form.
-import { data, Form, Link, redirect, useActionData, useLoaderData, type AppLoadContext, type MetaArgs } from "react-router";
+// provider (to its approve page). Prices come from the catalogue, never from the form. The page
+// runs no script (docs/decisions/0009-forms-on-the-server.md): its buttons post as a document.
+import { Link, redirect, type AppLoadContext } from "react-router";
+import { z } from "zod";
 import { localePath } from "../../../i18n/locales.ts";
-import { DomainError } from "../../../core/shared/errors.ts";
 import { Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
-import { FormAlert, SubmitButton } from "../../components/forms.tsx";
+import { SubmitButton } from "../../components/forms.tsx";
+import { PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
 import { SubscriptionBadge, productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { formatDate, formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
-import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
+import { readSubmission, refuse } from "../../lib/forms.server.ts";
 import { IdTextSchema } from "../../../core/shared/schema.ts";
-import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+import type { RouteHandle } from "../../root.tsx";
+import type { Route } from "./+types/payment.ts";
+
+export const handle: RouteHandle = { hydrate: false };
+
+/** The two ways to pay, each a button of the one form. */
+const PayForms = z.discriminatedUnion("intent", [z.object({ intent: z.literal("balance") }), z.object({ intent: z.literal("paypal") })]);
 
 /** The chosen product (has-active-product): one of the game's current products, else a redirect. */
 function chosenProduct(context: AppLoadContext, request: Request, gameId: number, gameSlug: string) {
@@ -26,7 +34,7 @@ function chosenProduct(context: AppLoadContext, request: Request, gameId: number
   return product;
 }
 
-export async function loader({ context, request, params }: LoaderArgs) {
+export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { auth, game } = requireProfile(context, request, params);
   const product = chosenProduct(context, request, game.id, game.slug);
   const { t, services } = context;
@@ -43,35 +51,31 @@ export async function loader({ context, request, params }: LoaderArgs) {
   };
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-type PaymentFailure = FormResult & { insufficient?: boolean };
-
-export async function action({ context, request, params }: ActionArgs) {
+export async function action({ context, request, params }: Route.ActionArgs) {
   const { auth, game } = requireProfile(context, request, params);
   const product = chosenProduct(context, request, game.id, game.slug);
-  const fields = await readForm(request);
+  const submission = await readSubmission(context, request, PayForms);
+  if (submission.status !== "success") return refuse(context, submission);
   const { services, shoppingArea, locale } = context;
   try {
-    if (fields.intent === "balance") {
+    if (submission.value.intent === "balance") {
       await services.purchases.purchase(auth.user.id, product.id, shoppingArea);
       return redirect(localePath(locale, `/${game.slug}/profile/subscription?notice=purchased`));
     }
-    if (fields.intent === "paypal") {
-      const order = await services.payments.createOrder(auth.user.id, { productId: product.id, area: shoppingArea, locale });
-      return redirect(order.approveUrl);
-    }
-    return redirect(localePath(locale, `/${game.slug}/profile/payment?product=${product.id}`));
+    const order = await services.payments.createOrder(auth.user.id, { productId: product.id, area: shoppingArea, locale });
+    return redirect(order.approveUrl);
   } catch (error) {
-    const answer = formFailure(context, error, fields, "pay");
-    const insufficient = error instanceof DomainError && error.code === "insufficient_balance";
-    return data({ ...answer.data, insufficient } satisfies PaymentFailure, answer.init ?? undefined);
+    return refuse(context, submission, error);
   }
 }
 
-export default function Payment() {
-  const { game, product, balance, currency, subscription } = useLoaderData<typeof loader>();
-  const result = useActionData<PaymentFailure>();
+export default function Payment({ loaderData, actionData }: Route.ComponentProps) {
+  const { game, product, balance, currency, subscription } = loaderData;
+  // Either button's refusal shows in the one form.
+  const [form] = usePageForm("pay", {}, { lastResult: replyTo(actionData) });
+  const insufficient = actionData?.code === "insufficient_balance";
   const t = useT();
   const locale = useLocale();
   const href = useHref();
@@ -108,21 +112,20 @@ export default function Payment() {
           </div>
         </dl>
 
-        <FormAlert result={result} />
-        {(result?.insufficient || short) && (
-          <p className="topup-hint">
-            {short && !result?.insufficient && <span className="muted small">{t("payment.short", { missing: formatMoney(product.price - balance, currency, locale) })} </span>}
-            <Link to={href(`/${game.slug}/profile/balance`)}>{t("payment.topUp")}</Link>
-          </p>
-        )}
-        <Form method="post" className="pay-actions">
+        <PageForm form={form} className="pay-actions">
+          {(insufficient || short) && (
+            <p className="topup-hint">
+              {short && !insufficient && <span className="muted small">{t("payment.short", { missing: formatMoney(product.price - balance, currency, locale) })} </span>}
+              <Link to={href(`/${game.slug}/profile/balance`)}>{t("payment.topUp")}</Link>
+            </p>
+          )}
           <SubmitButton intent="balance" variant={short ? "secondary" : "primary"}>
             {t("payment.fromBalance", { price: formatMoney(product.price, product.currency, locale) })}
           </SubmitButton>
           <SubmitButton intent="paypal" variant={short ? "primary" : "secondary"}>
             {t("payment.paypal")}
           </SubmitButton>
-        </Form>
+        </PageForm>
         <p className="muted small secure-note">
           <Icon name="shield" size={16} /> {t("payment.note")}
         </p>

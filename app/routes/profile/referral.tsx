@@ -1,16 +1,15 @@
 // /{game}/profile/referral: the user's referral link (docs/product/money.md#referrals) with a copy button where
 // JavaScript runs (the link stays selectable in a read-only field without it), and what it earned.
 import { useEffect, useRef, useState } from "react";
-import { useLoaderData, type MetaArgs } from "react-router";
 import { Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { useLangTag, useLocale, useT } from "../../lib/i18n.tsx";
 import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
-import type { LoaderArgs } from "../../lib/route-args.ts";
+import type { Route } from "./+types/referral.ts";
 
-export async function loader({ context, request, params }: LoaderArgs) {
+export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { auth } = requireProfile(context, request, params);
   const { t, services } = context;
   const summary = await services.referrals.summary(auth.user.id);
@@ -21,10 +20,9 @@ export async function loader({ context, request, params }: LoaderArgs) {
   };
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export default function Referral() {
-  const { referral, currency } = useLoaderData<typeof loader>();
+export default function Referral({ loaderData: { referral, currency } }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
   const langTag = useLangTag();

@@ -2,12 +2,13 @@
 // and unfreeze (intent forms: a plain POST without JavaScript, a fetcher with it), and the game's
 // products for the visitor's shopping area with links to the payment page.
 import { useEffect } from "react";
-import { data, redirect, useFetcher, useLoaderData, useLocation, type MetaArgs } from "react-router";
+import { redirect, useFetcher, useLocation } from "react-router";
+import { z } from "zod";
 import { DomainError } from "../../../core/shared/errors.ts";
 import type { Subscription as SubscriptionData } from "../../../core/subscriptions/index.ts";
 import { Badge, ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
-import { FormAlert, Notice } from "../../components/forms.tsx";
+import { FormMessage, Notice, messagesOf } from "../../components/forms.tsx";
 import { notificationForStatus, useNotifications } from "../../components/notifications.tsx";
 import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
@@ -15,12 +16,15 @@ import { useHref } from "../../lib/paths.ts";
 import { formatDate, formatMoney } from "../../../i18n/format.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
-import { formFailure, readForm, type FormResult } from "../../lib/forms.server.ts";
-import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+import { readSubmission, refuse } from "../../lib/forms.server.ts";
+import type { Route } from "./+types/subscription.ts";
 
 const NOTICES = ["frozen", "unfrozen", "purchased"] as const;
 
-export async function loader({ context, request, params }: LoaderArgs) {
+/** The page's two forms, one at a time: the pass is running or frozen. */
+const FreezeForms = z.discriminatedUnion("intent", [z.object({ intent: z.literal("freeze") }), z.object({ intent: z.literal("unfreeze") })]);
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { auth, game } = requireProfile(context, request, params);
   const { t, services, shoppingArea } = context;
   const subscription = await services.subscriptions.forCheat(auth.user.id, game.id);
@@ -35,40 +39,31 @@ export async function loader({ context, request, params }: LoaderArgs) {
   };
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-/** A failed freeze or unfreeze: the form's message, plus the status for the notification (docs/product/routes.md#failed-calls-in-the-browser). */
-type FreezeFailure = FormResult & { status: number };
-
-export async function action({ context, request, params }: ActionArgs) {
+export async function action({ context, request, params }: Route.ActionArgs) {
   const { auth, game } = requireProfile(context, request, params);
-  const fields = await readForm(request);
+  const submission = await readSubmission(context, request, FreezeForms);
+  if (submission.status !== "success") return refuse(context, submission);
   const { subscriptions, logger } = context.services;
-  const back = (notice: string) => `${selfPath(request).split("?")[0]}?notice=${notice}`;
+  const back = (notice: string) => `${selfPath(request, false)}?notice=${notice}`;
   try {
-    if (fields.intent === "freeze") {
+    if (submission.value.intent === "freeze") {
       await subscriptions.freeze(auth.user.id, game.id);
       return redirect(back("frozen"));
     }
-    if (fields.intent === "unfreeze") {
-      await subscriptions.unfreeze(auth.user.id, game.id);
-      return redirect(back("unfrozen"));
-    }
-    return redirect(selfPath(request));
+    await subscriptions.unfreeze(auth.user.id, game.id);
+    return redirect(back("unfrozen"));
   } catch (error) {
-    if (!(error instanceof DomainError)) {
-      // Answered as data, so that a fetcher shows the notification instead of the error page.
-      logger.error({ err: error }, "freeze failed");
-      const failure: FreezeFailure = { ok: false, intent: "freeze", formError: context.t("errors.internal_error"), status: 500 };
-      return data(failure, { status: 500 });
-    }
-    const answer = formFailure(context, error, fields, "freeze");
-    return data({ ...answer.data, status: error.status } satisfies FreezeFailure, answer.init ?? undefined);
+    // Any failure is answered as the form's refusal, with its status, so that a fetcher shows the
+    // notification (docs/product/routes.md#failed-calls-in-the-browser) instead of the error page.
+    if (!(error instanceof DomainError)) logger.error({ err: error }, "freeze failed");
+    return refuse(context, submission, error instanceof DomainError ? error : new DomainError("internal_error"));
   }
 }
 
-export default function Subscription() {
-  const { game, subscription: sub, products, freeze, notice } = useLoaderData<typeof loader>();
+export default function Subscription({ loaderData }: Route.ComponentProps) {
+  const { game, subscription: sub, products, freeze, notice } = loaderData;
   const t = useT();
   const locale = useLocale();
   const href = useHref();
@@ -161,7 +156,7 @@ export default function Subscription() {
 function FreezeControls({ sub }: { sub: SubscriptionData | null }) {
   const t = useT();
   const { pathname } = useLocation();
-  const fetcher = useFetcher<FreezeFailure>();
+  const fetcher = useFetcher<typeof action>();
   const { notify } = useNotifications();
   const failure = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data : undefined;
   useEffect(() => {
@@ -175,7 +170,7 @@ function FreezeControls({ sub }: { sub: SubscriptionData | null }) {
   const intent = sub.state === "frozen" ? "unfreeze" : "freeze";
   return (
     <div className="freeze">
-      <FormAlert result={failure} />
+      <FormMessage errors={messagesOf(failure?.result)} />
       {sub.state === "frozen" || sub.canFreeze ? (
         <fetcher.Form method="post" action={pathname} className="form-row">
           <button type="submit" name="intent" value={intent} className={`btn ${intent === "freeze" ? "btn-secondary" : "btn-primary"}`} disabled={busy} aria-busy={busy || undefined}>

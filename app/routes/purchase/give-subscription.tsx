@@ -1,25 +1,32 @@
 // /give/subscription (purchase layout, signed-in only): give days of a game from the balance —
 // straight to a user (e-mail or username) or as a code to share — and redeem a code (docs/product/money.md#gifts).
 // A gift by e-mail says "sent to that address" and no more: whether the address has an account
-// (days added) or not (a code by mail) is never shown.
-import { useEffect, useRef } from "react";
-import { data, Form, Link, useActionData, useLoaderData, type MetaArgs } from "react-router";
-import { DomainError } from "../../../core/shared/errors.ts";
-import { Card, Field } from "../../components/ui/primitives.tsx";
+// (days added) or not (a code by mail) is never shown. The page runs no script
+// (docs/decisions/0009-forms-on-the-server.md): its two forms post as documents.
+import { Link } from "react-router";
+import type { SubmissionResult } from "@conform-to/react";
+import { z } from "zod";
+import { Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
-import { FormAlert, Notice, SubmitButton, fieldError } from "../../components/forms.tsx";
+import { Notice, SubmitButton } from "../../components/forms.tsx";
+import { Field, PageForm, SelectField, replyTo, usePageForm } from "../../components/page-form.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
-import { formFailure, parseForm, readForm, type FormResult } from "../../lib/forms.server.ts";
+import { readSubmission, refuse } from "../../lib/forms.server.ts";
 import { GiftFormSchema, RECIPIENT_MAX, RedeemSchema } from "../../../core/gifts/gifts.schema.ts";
 import { IdTextSchema } from "../../../core/shared/schema.ts";
-import type { ActionArgs, LoaderArgs } from "../../lib/route-args.ts";
+import type { RouteHandle } from "../../root.tsx";
+import type { Route } from "./+types/give-subscription.ts";
 
-export function loader({ context, request }: LoaderArgs) {
+export const handle: RouteHandle = { hydrate: false };
+
+const GiftForms = z.discriminatedUnion("intent", [GiftFormSchema.extend({ intent: z.literal("give") }), RedeemSchema.extend({ intent: z.literal("redeem") })]);
+
+export function loader({ context, request }: Route.LoaderArgs) {
   const auth = requireUser(context, request);
   const { t, services, shoppingArea } = context;
   const user = services.accounts.user(auth.user);
@@ -42,32 +49,35 @@ export function loader({ context, request }: LoaderArgs) {
     selected: selected ?? null,
     balance: user.balance,
     currency: user.currency,
-    recipientMax: RECIPIENT_MAX,
+    // The forms' HTML constraints, from the gift schemas' own limits (the browser gets no Zod).
+    constraints: {
+      give: { product: { required: true }, recipient: { maxLength: RECIPIENT_MAX } },
+      redeem: { code: { required: true, maxLength: RedeemSchema.shape.code.maxLength ?? undefined } },
+    },
     topUpHref: `${storedGameProfile(context, request)}/balance`,
     meta: { title: t("gift.title"), description: t("gift.lead") },
   };
 }
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-type GiftResult =
-  | (FormResult & { insufficient?: boolean })
-  | { ok: true; intent: "give"; code: string | null; recipient: string | null; byEmail: boolean; game: string; gameSlug: string; days: number; balance: number }
-  | { ok: true; intent: "redeem"; game: string; gameSlug: string; days: number };
-
-export async function action({ context, request }: ActionArgs) {
+export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireUser(context, request);
-  const fields = await readForm(request);
+  const submission = await readSubmission(context, request, GiftForms);
+  if (submission.status !== "success") return refuse(context, submission);
+  const form = submission.value;
   const { services, shoppingArea } = context;
   const gameOf = (cheatId: number) => services.catalog.cheatById(cheatId);
+  // After a success the form starts afresh, so that a second click does not give again by mistake.
+  const result = submission.reply({ resetForm: true });
   try {
-    if (fields.intent === "give") {
-      const input = parseForm(GiftFormSchema, fields);
-      const { gift, balance } = await services.gifts.give(auth.user.id, { productId: input.product, recipient: input.recipient, area: shoppingArea });
+    if (form.intent === "give") {
+      const { gift, balance } = await services.gifts.give(auth.user.id, { productId: form.product, recipient: form.recipient, area: shoppingArea });
       const game = gameOf(gift.cheatId);
       return {
         ok: true as const,
-        intent: "give" as const,
+        intent: form.intent,
+        result,
         code: gift.delivered ? null : gift.code,
         recipient: gift.recipient,
         byEmail: gift.redeemed === null,
@@ -77,38 +87,23 @@ export async function action({ context, request }: ActionArgs) {
         balance,
       };
     }
-    if (fields.intent === "redeem") {
-      const { code } = parseForm(RedeemSchema, fields);
-      const { gift } = await services.gifts.redeem(auth.user.id, code);
-      const game = gameOf(gift.cheatId);
-      return { ok: true as const, intent: "redeem" as const, game: game?.name ?? "", gameSlug: game?.slug ?? "", days: gift.days };
-    }
-    return { ok: false as const };
+    const { gift } = await services.gifts.redeem(auth.user.id, form.code);
+    const game = gameOf(gift.cheatId);
+    return { ok: true as const, intent: form.intent, result, game: game?.name ?? "", gameSlug: game?.slug ?? "", days: gift.days };
   } catch (error) {
-    const answer = formFailure(context, error, fields, fields.intent === "redeem" ? "redeem" : "give");
-    const insufficient = error instanceof DomainError && error.code === "insufficient_balance";
-    return data({ ...answer.data, insufficient }, answer.init ?? undefined);
+    return refuse(context, submission, error);
   }
 }
 
-export default function GiveSubscription() {
-  const { games, selected, balance: loadedBalance, currency, recipientMax, topUpHref } = useLoaderData<typeof loader>();
-  const result = useActionData<GiftResult>();
-  const failed = result && !result.ok ? result : undefined;
-  const given = result?.ok && result.intent === "give" ? result : undefined;
-  const redeemed = result?.ok && result.intent === "redeem" ? result : undefined;
+export default function GiveSubscription({ loaderData, actionData }: Route.ComponentProps) {
+  const { games, selected, balance: loadedBalance, currency, constraints, topUpHref } = loaderData;
+  const given = actionData?.ok && actionData.intent === "give" ? actionData : undefined;
+  const redeemed = actionData?.ok && actionData.intent === "redeem" ? actionData : undefined;
+  const insufficient = actionData?.ok === false && actionData.intent === "give" && actionData.code === "insufficient_balance";
   const t = useT();
   const locale = useLocale();
   const href = useHref();
   const balance = given?.balance ?? loadedBalance;
-  const giveForm = useRef<HTMLFormElement>(null);
-  const redeemForm = useRef<HTMLFormElement>(null);
-  // After a success the form starts afresh, so that a second click does not give again by mistake.
-  useEffect(() => {
-    if (given) giveForm.current?.reset();
-    if (redeemed) redeemForm.current?.reset();
-  }, [given, redeemed]);
-  const chosen = failed?.intent === "give" ? (parseInt(failed.values?.product ?? "", 10) || selected) : selected;
   return (
     <section className="checkout gift-page" aria-labelledby="gift-title">
       <h1 id="gift-title" className="with-icon">
@@ -138,40 +133,7 @@ export default function GiveSubscription() {
             )}
           </div>
         )}
-        <FormAlert result={failed} intent="give" />
-        {failed?.intent === "give" && failed.insufficient && (
-          <p className="topup-hint">
-            <Link to={topUpHref}>{t("payment.topUp")}</Link>
-          </p>
-        )}
-        <Form method="post" className="form" ref={giveForm}>
-          <div className={`field${fieldError(failed, "product", "give") ? " field-invalid" : ""}`}>
-            <label htmlFor="gift-product">{t("gift.give.product")}</label>
-            <select id="gift-product" name="product" required defaultValue={chosen ?? undefined}>
-              {games.map((g) => (
-                <optgroup key={g.slug} label={g.name}>
-                  {g.products.map((p) => (
-                    <option key={p.id} value={p.id}>
-                      {productName(t, g.name, p.days)} — {formatMoney(p.price, p.currency, locale)}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
-            </select>
-            {fieldError(failed, "product", "give") && <p className="field-error" role="alert">{fieldError(failed, "product", "give")}</p>}
-          </div>
-          <Field
-            id="gift-recipient"
-            name="recipient"
-            label={t("gift.give.recipient")}
-            hint={t("gift.give.recipientHint")}
-            autoComplete="off"
-            maxLength={recipientMax}
-            defaultValue={failed?.intent === "give" ? failed.values?.recipient : undefined}
-            error={fieldError(failed, "recipient", "give")}
-          />
-          <SubmitButton intent="give">{t("gift.give.submit")}</SubmitButton>
-        </Form>
+        <GiveForm games={games} selected={selected} constraint={constraints.give} insufficient={insufficient} topUpHref={topUpHref} lastResult={replyTo(actionData, "give")} />
       </Card>
 
       <Card as="section" className="checkout-card">
@@ -183,22 +145,50 @@ export default function GiveSubscription() {
             <Link to={href(`/${redeemed.gameSlug}/profile/subscription`)}>{t("gift.redeem.open")}</Link>
           </Notice>
         )}
-        <FormAlert result={failed} intent="redeem" />
-        <Form method="post" className="form" ref={redeemForm}>
-          <Field
-            id="gift-code"
-            name="code"
-            label={t("gift.code")}
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            maxLength={32}
-            required
-            error={fieldError(failed, "code", "redeem")}
-          />
-          <SubmitButton intent="redeem" variant="secondary">{t("gift.redeem.submit")}</SubmitButton>
-        </Form>
+        <RedeemForm constraint={constraints.redeem} lastResult={replyTo(actionData, "redeem")} />
       </Card>
     </section>
+  );
+}
+
+type Games = Route.ComponentProps["loaderData"]["games"];
+type Reply = { lastResult: SubmissionResult<string[]> | undefined };
+
+function GiveForm({ games, selected, constraint, insufficient, topUpHref, lastResult }: Reply & { games: Games; selected: number | null; constraint: Route.ComponentProps["loaderData"]["constraints"]["give"]; insufficient: boolean; topUpHref: string }) {
+  const t = useT();
+  const locale = useLocale();
+  const [form, fields] = usePageForm("give", constraint, { lastResult, defaultValue: { product: selected === null ? undefined : String(selected) } });
+  return (
+    <PageForm form={form}>
+      {insufficient && (
+        <p className="topup-hint">
+          <Link to={topUpHref}>{t("payment.topUp")}</Link>
+        </p>
+      )}
+      <SelectField field={fields.product} label={t("gift.give.product")}>
+        {games.map((g) => (
+          <optgroup key={g.slug} label={g.name}>
+            {g.products.map((p) => (
+              <option key={p.id} value={p.id}>
+                {productName(t, g.name, p.days)} — {formatMoney(p.price, p.currency, locale)}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+      </SelectField>
+      <Field field={fields.recipient} label={t("gift.give.recipient")} hint={t("gift.give.recipientHint")} autoComplete="off" />
+      <SubmitButton intent="give">{t("gift.give.submit")}</SubmitButton>
+    </PageForm>
+  );
+}
+
+function RedeemForm({ constraint, lastResult }: Reply & { constraint: Route.ComponentProps["loaderData"]["constraints"]["redeem"] }) {
+  const t = useT();
+  const [form, fields] = usePageForm("redeem", constraint, { lastResult });
+  return (
+    <PageForm form={form}>
+      <Field field={fields.code} label={t("gift.code")} autoComplete="off" autoCapitalize="characters" spellCheck={false} />
+      <SubmitButton intent="redeem" variant="secondary">{t("gift.redeem.submit")}</SubmitButton>
+    </PageForm>
   );
 }

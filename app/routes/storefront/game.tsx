@@ -1,15 +1,14 @@
 // A game page: the game's subscriptions with prices for the visitor's shopping area (docs/product/data.md#shopping-areas).
-import type { LoaderArgs } from "../../lib/route-args.ts";
 import type { RouteHandle } from "../../root.tsx";
-import { useLoaderData, type MetaArgs } from "react-router";
 import { Badge, ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { formatMoney } from "../../../i18n/format.ts";
 import { notFound, pageMeta } from "../../lib/meta.ts";
+import type { Route } from "./+types/game.ts";
 
-export function loader({ context, params, request }: LoaderArgs) {
+export function loader({ context, params, request }: Route.LoaderArgs) {
   const { services, shoppingArea, t } = context;
   const cheat = services.catalog.cheatBySlug(params.game ?? "");
   if (!cheat) notFound(request);
@@ -24,10 +23,9 @@ export function loader({ context, params, request }: LoaderArgs) {
 /** Static page: served without client code (docs/decisions/0001-static-storefront.md). */
 export const handle: RouteHandle = { hydrate: false };
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export default function Game() {
-  const { game, products } = useLoaderData<typeof loader>();
+export default function Game({ loaderData: { game, products } }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
   const href = useHref();

@@ -1,15 +1,14 @@
 // The landing home page: what the shop offers, its games with starting prices, how buying works.
-import type { LoaderArgs } from "../../lib/route-args.ts";
 import type { RouteHandle } from "../../root.tsx";
-import { useLoaderData, type MetaArgs } from "react-router";
 import { ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon, type IconName } from "../../components/ui/icons.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
+import type { Route } from "./+types/home.ts";
 
-export function loader({ context }: LoaderArgs) {
+export function loader({ context }: Route.LoaderArgs) {
   const { services, shoppingArea, t } = context;
   const { catalog } = services;
   const games = catalog.cheats().map((cheat) => {
@@ -23,7 +22,7 @@ export function loader({ context }: LoaderArgs) {
 /** Static page: served without client code (docs/decisions/0001-static-storefront.md). */
 export const handle: RouteHandle = { hydrate: false };
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
 const FEATURES = [
   { icon: "shield", key: "undetected" },
@@ -32,8 +31,7 @@ const FEATURES = [
   { icon: "headset", key: "support" },
 ] as const satisfies readonly { icon: IconName; key: string }[];
 
-export default function Home() {
-  const { games } = useLoaderData<typeof loader>();
+export default function Home({ loaderData: { games } }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
   const href = useHref();

@@ -1,10 +1,10 @@
 // Any path no other route matches: the 404 (docs/product/routes.md#not-found-and-error-screens).
-import type { LoaderArgs } from "../../lib/route-args.ts";
 import type { RouteHandle } from "../../root.tsx";
 
 import { notFound } from "../../lib/meta.ts";
+import type { Route } from "./+types/not-found.ts";
 
-export function loader({ request }: LoaderArgs) {
+export function loader({ request }: Route.LoaderArgs) {
   notFound(request);
 }
 

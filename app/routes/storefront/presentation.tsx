@@ -1,21 +1,20 @@
 // The presentation page: the product explained section by section, with answers to common questions.
-import type { LoaderArgs } from "../../lib/route-args.ts";
 import type { RouteHandle } from "../../root.tsx";
-import type { MetaArgs } from "react-router";
 import { ButtonLink, Card } from "../../components/ui/primitives.tsx";
 import { Icon, type IconName } from "../../components/ui/icons.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { pageMeta } from "../../lib/meta.ts";
+import type { Route } from "./+types/presentation.ts";
 
-export function loader({ context: { t } }: LoaderArgs) {
+export function loader({ context: { t } }: Route.LoaderArgs) {
   return { meta: { title: t("presentation.meta.title"), description: t("presentation.meta.description") } };
 }
 
 /** Static page: served without client code (docs/decisions/0001-static-storefront.md). */
 export const handle: RouteHandle = { hydrate: false };
 
-export const meta = ({ data }: MetaArgs<typeof loader>) => pageMeta(data);
+export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
 const SECTIONS = [
   { icon: "clock", key: "time" },
