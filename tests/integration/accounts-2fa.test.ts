@@ -13,19 +13,19 @@ import {
   setCookie,
   totpNow,
   uniqueIp,
-  useAccountsShop,
+  useShop,
   wrongTotp,
-  type TestUser,
-} from "./accounts-kit.ts";
+  type User,
+} from "../kit/shop.ts";
 
-const shop = useAccountsShop();
+const shop = useShop();
 const STEP = 30_000;
 
 const post = (path: string, token: string | undefined, json?: unknown, ip?: string) =>
   shop.call("POST", path, { token, json: json ?? {}, ip: ip ?? uniqueIp() });
 
 /** Turns 2FA on for a user; afterwards the clock is one step later, so the next code is fresh. */
-async function enableTwoFa(user: TestUser): Promise<{ secret: string; recovery: string[] }> {
+async function enableTwoFa(user: User): Promise<{ secret: string; recovery: string[] }> {
   const enabled = await post("/v2/web/user/2fa/enable", user.token);
   expect(enabled.status, enabled.text).toBe(200);
   const confirmed = await post("/v2/web/user/2fa/confirmEnable", user.token, { code: totpNow(enabled.body.secret, shop.clock) });
@@ -35,7 +35,7 @@ async function enableTwoFa(user: TestUser): Promise<{ secret: string; recovery: 
 }
 
 /** The password step of a 2FA user: the pre-2FA token. */
-async function passwordStep(user: TestUser, ip?: string): Promise<string> {
+async function passwordStep(user: User, ip?: string): Promise<string> {
   const reply = await login(shop, user.email, user.password, { ip });
   expect(reply.status, reply.text).toBe(200);
   expect(reply.body.twoFa).toBe(true);

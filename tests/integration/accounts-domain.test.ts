@@ -7,9 +7,9 @@ import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { emailPreferencesDto, userDto } from "../../server/api/wire/accounts.ts";
 import { notificationDto } from "../../server/api/wire/notifications.ts";
-import { PASSWORD, linksIn, mailsTo, registerUser, totpNow, uniqueEmail, uniqueIp, useAccountsShop } from "./accounts-kit.ts";
+import { PASSWORD, linksIn, mailsTo, registerUser, totpNow, uniqueEmail, uniqueIp, useShop } from "../kit/shop.ts";
 
-const shop = useAccountsShop({ mail: true });
+const shop = useShop({ smtp: true });
 
 const USER_KEYS = ["id", "email", "username", "balance", "owed", "currency", "twoFaEnabled", "pendingEmail", "referralCode", "createdAt"];
 

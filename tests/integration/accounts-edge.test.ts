@@ -2,13 +2,13 @@
 // session, malformed bodies of every kind give 400 (never a 500, never a stack trace), oversized
 // bodies give 413 and the process keeps serving, and the per-user limit on state-changing calls.
 import { describe, expect, it } from "vitest";
-import { PASSWORD, message, registerUser, uniqueEmail, uniqueIp, useAccountsShop, type TestUser } from "./accounts-kit.ts";
+import { PASSWORD, message, registerUser, uniqueEmail, uniqueIp, useShop, type User } from "../kit/shop.ts";
 
-const shop = useAccountsShop({ env: { RATE_WRITE_USER: "20/1m" } });
+const shop = useShop({ env: { RATE_WRITE_USER: "20/1m" } });
 
 // Users shared by the table-driven tests (Argon2 makes every registration cost).
-let signedIn: Promise<TestUser> | undefined;
-let signedOut: Promise<TestUser> | undefined;
+let signedIn: Promise<User> | undefined;
+let signedOut: Promise<User> | undefined;
 /** A live user; the clock moves a minute on, so earlier calls do not count against its write limit. */
 const liveUser = () => {
   shop.clock.advance(60_000);

@@ -5,13 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { oneTimeCodes } from "../../db/schema/index.ts";
-import { codeIn, linksIn, login, mailsTo, meStatus, message, registerUser, uniqueEmail, useAccountsShop, type TestUser } from "./accounts-kit.ts";
+import { codeIn, linksIn, login, mailsTo, meStatus, message, registerUser, uniqueEmail, useShop, type User } from "../kit/shop.ts";
 
-const shop = useAccountsShop({ mail: true });
+const shop = useShop({ smtp: true, env: { RATE_MAIL_USER: "5/1h" } });
 
 const HOUR = 3600 * 1000;
 
-const changeEmail = (user: TestUser, email: string, lang = "en") => shop.call("POST", "/v2/web/user/changeEmail", { token: user.token, json: { email }, lang });
+const changeEmail = (user: User, email: string, lang = "en") => shop.call("POST", "/v2/web/user/changeEmail", { token: user.token, json: { email }, lang });
 
 /** Every mail to an address (after the background mails went out). */
 async function mailsOf(address: string) {
@@ -33,14 +33,14 @@ async function confirmTokenFor(newAddress: string): Promise<string> {
 
 describe("changeEmail to an address of another account", () => {
   it("answers exactly as for a free address, tells the taken address without a link, and can never take it", async () => {
-    const [user, owner, control] = [await registerUser(shop), await registerUser(shop), await registerUser(shop)];
+    const [user, owner, control] = [await registerUser(shop, { username: null }), await registerUser(shop), await registerUser(shop, { username: null })];
     const free = uniqueEmail("free");
     const taken = await changeEmail(user, owner.email.toUpperCase());
     const open = await changeEmail(control, free);
     expect(taken.status).toBe(200);
     expect(open.status).toBe(200);
     // Same shape and message, the address aside.
-    const blank = (body: { user: Record<string, unknown>; message: string }, address: string, self: TestUser) =>
+    const blank = (body: { user: Record<string, unknown>; message: string }, address: string, self: User) =>
       JSON.parse(JSON.stringify(body).replaceAll(address, "<new>").replaceAll(self.email, "<old>").replace(/"(id|referral_code|created_at)":("[^"]*"|\d+)/g, '"$1":"…"'));
     expect(blank(taken.body, owner.email, user)).toEqual(blank(open.body, free, control));
     expect(taken.body.user.pending_email).toBe(owner.email);
@@ -161,7 +161,7 @@ describe("the undo link mailed to the old address", () => {
 });
 
 /** After an undo: the reset code mailed to the restored address sets a password; signs in. */
-async function signInAfterReset(user: TestUser): Promise<{ token: string }> {
+async function signInAfterReset(user: User): Promise<{ token: string }> {
   const resetMail = (await mailsOf(user.email)).filter((m) => m.subject === message(shop, "en", "mail.password_reset.subject")).at(-1)!;
   const set = await shop.call("POST", "/auth/setPasswordReset", { json: { email: user.email, resetCode: codeIn(resetMail), password: "Harbor-Violet-78" } });
   expect(set.status, set.text).toBe(200);

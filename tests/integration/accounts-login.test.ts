@@ -5,12 +5,12 @@ import { randomInt } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
-import { PASSWORD, login, meStatus, message, registerUser, setCookie, uniqueEmail, uniqueIp, uniqueUsername, useAccountsShop } from "./accounts-kit.ts";
+import { PASSWORD, login, meStatus, message, registerUser, setCookie, uniqueEmail, uniqueIp, uniqueUsername, useShop } from "../kit/shop.ts";
 
 // A smaller per-address limit keeps the address tests fast (it stays above the per-account-and-address
 // limit, the default 10/15m, so that the account tests meet that one first); the account-wide limit
 // is the default 100/15m.
-const shop = useAccountsShop({ env: { RATE_LOGIN_IP: "20/15m" } });
+const shop = useShop({ env: { RATE_LOGIN_IP: "20/15m" } });
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 

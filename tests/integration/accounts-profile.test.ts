@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import {
-  ORIGIN,
+  TEST_ORIGIN,
   PASSWORD,
   linksIn,
   login,
@@ -16,11 +16,11 @@ import {
   setCookie,
   uniqueEmail,
   uniqueUsername,
-  useAccountsShop,
+  useShop,
   type Reply,
-} from "./accounts-kit.ts";
+} from "../kit/shop.ts";
 
-const shop = useAccountsShop({ mail: true });
+const shop = useShop({ smtp: true });
 
 const post = (path: string, token: string, json?: unknown, lang?: string) => shop.call("POST", path, { token, json: json ?? {}, lang });
 const get = (path: string, token: string, lang?: string) => shop.call("GET", path, { token, lang });
@@ -102,7 +102,7 @@ describe("logout", () => {
 
   it("works with the cookie from our own origin", async () => {
     const user = await registerUser(shop);
-    const reply = await shop.call("POST", "/v2/web/logout", { cookie: `access_token=${user.token}`, headers: { origin: ORIGIN } });
+    const reply = await shop.call("POST", "/v2/web/logout", { cookie: `access_token=${user.token}`, headers: { origin: TEST_ORIGIN } });
     expect(reply.status).toBe(200);
     expect(setCookie(reply, "access_token")).toContain("Max-Age=0");
     expect(await meStatus(shop, user.token)).toBe(401);
@@ -183,7 +183,7 @@ describe("changeEmail", () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe(message(shop, "en", "mail.email_change_confirm.subject"));
     const link = linksIn(mails[0]!).find((l) => l.includes("/auth/confirm-email?token="));
-    expect(link?.startsWith(`${ORIGIN}/en/auth/confirm-email?token=`)).toBe(true);
+    expect(link?.startsWith(`${TEST_ORIGIN}/en/auth/confirm-email?token=`)).toBe(true);
     expect(link).toMatch(/\?token=[A-Za-z0-9_-]{40,}$/);
     const confirmToken = new URL(link!).searchParams.get("token")!;
 
@@ -329,9 +329,9 @@ describe("sso/ticket", () => {
     expect(reply.status).toBe(200);
     const { ticket, url } = reply.body;
     expect(ticket).toMatch(/^[A-Za-z0-9_-]{40,}$/);
-    expect(url).toBe(`${ORIGIN}/en/auth/sso?ticket=${ticket}`);
+    expect(url).toBe(`${TEST_ORIGIN}/en/auth/sso?ticket=${ticket}`);
     const ru = await post("/v2/web/sso/ticket", user.token, {}, "ru");
-    expect(ru.body.url).toBe(`${ORIGIN}/auth/sso?ticket=${ru.body.ticket}`);
+    expect(ru.body.url).toBe(`${TEST_ORIGIN}/auth/sso?ticket=${ru.body.ticket}`);
 
     const meta = { ip: "local", locale: "en" as const };
     const session = await shop.services.accounts.consumeSsoTicket(ticket, meta);
@@ -375,7 +375,7 @@ describe("cookie-authenticated calls from another site", () => {
     // The same call from our own origin goes through.
     const own = await shop.call("POST", "/v2/web/user/email-preferences", {
       cookie,
-      headers: { origin: ORIGIN, "sec-fetch-site": "same-origin" },
+      headers: { origin: TEST_ORIGIN, "sec-fetch-site": "same-origin" },
       json: { allow_marketing: false, allow_security: true },
     });
     expect(own.status).toBe(200);

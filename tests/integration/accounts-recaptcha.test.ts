@@ -3,9 +3,9 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
-import { PASSWORD, mailsTo, message, uniqueEmail, uniqueIp, useAccountsShop } from "./accounts-kit.ts";
+import { PASSWORD, mailsTo, message, uniqueEmail, uniqueIp, useShop } from "../kit/shop.ts";
 
-const shop = useAccountsShop({ recaptcha: true, mail: true });
+const shop = useShop({ recaptcha: true, smtp: true });
 
 type Case = { name: string; path: string; body: () => Record<string, unknown>; after?: (body: Record<string, unknown>) => Promise<void> };
 

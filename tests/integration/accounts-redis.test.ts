@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { eq, sql } from "drizzle-orm";
 import { rateLimits } from "../../db/schema/index.ts";
-import { login, message, registerUser, uniqueEmail, uniqueIp, useAccountsShop } from "./accounts-kit.ts";
+import { login, message, registerUser, uniqueEmail, uniqueIp, useShop } from "../kit/shop.ts";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 // Small limits keep the tests short: 3 failures per account and address, 5 per address.
-const shop = useAccountsShop({ env: { REDIS_URL, RATE_LOGIN_ACCOUNT: "3/15m", RATE_LOGIN_IP: "5/15m" } });
+const shop = useShop({ env: { REDIS_URL, RATE_LOGIN_ACCOUNT: "3/15m", RATE_LOGIN_IP: "5/15m" } });
 let redis: Redis;
 
 /**

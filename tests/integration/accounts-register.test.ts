@@ -4,16 +4,16 @@ import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import type { MessageKey } from "../../i18n/translate.ts";
-import { ORIGIN, PASSWORD, message, registerUser, setCookie, uniqueEmail, uniqueIp, uniqueUsername, useAccountsShop } from "./accounts-kit.ts";
+import { TEST_ORIGIN, PASSWORD, message, registerUser, setCookie, uniqueEmail, uniqueIp, uniqueUsername, useShop } from "../kit/shop.ts";
 
-const shop = useAccountsShop({ env: { RATE_REGISTER_IP: "3/1h" } });
+const shop = useShop({ env: { RATE_REGISTER_IP: "3/1h" } });
 
 const register = (json: unknown, options: { ip?: string; cookie?: string; lang?: string } = {}) =>
   shop.call("POST", "/v2/web/register", {
     json,
     ip: options.ip ?? uniqueIp(),
     lang: options.lang,
-    ...(options.cookie ? { cookie: options.cookie, headers: { origin: ORIGIN } } : {}),
+    ...(options.cookie ? { cookie: options.cookie, headers: { origin: TEST_ORIGIN } } : {}),
   });
 
 async function userRow(email: string) {

@@ -2,14 +2,14 @@
 // must still be stored and mailed. The random source is pinned here to make the repeat certain.
 import { describe, expect, it, vi } from "vitest";
 import type * as Tokens from "../../core/shared/tokens.ts";
-import { codeIn, mailsTo, registerUser, useAccountsShop } from "./accounts-kit.ts";
+import { codeIn, mailsTo, registerUser, useShop } from "../kit/shop.ts";
 
 vi.mock("../../core/shared/tokens.ts", async (importOriginal) => ({
   ...(await importOriginal<typeof Tokens>()),
   sixDigitCode: () => "424242",
 }));
 
-const shop = useAccountsShop({ mail: true });
+const shop = useShop({ smtp: true });
 
 describe("a repeated reset code", () => {
   it("is stored and mailed again, and works once", async () => {

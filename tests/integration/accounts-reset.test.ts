@@ -2,7 +2,7 @@
 // /auth/setPasswordReset, with real mail through the loopback SMTP server.
 import { describe, expect, it } from "vitest";
 import {
-  ORIGIN,
+  TEST_ORIGIN,
   PASSWORD,
   codeIn,
   linksIn,
@@ -13,12 +13,12 @@ import {
   registerUser,
   uniqueEmail,
   uniqueIp,
-  useAccountsShop,
+  useShop,
   type Reply,
-  type TestUser,
-} from "./accounts-kit.ts";
+  type User,
+} from "../kit/shop.ts";
 
-const shop = useAccountsShop({ mail: true, env: { RATE_RESET_IP: "4/1h" } });
+const shop = useShop({ smtp: true, env: { RATE_RESET_IP: "4/1h" } });
 
 const NEW_PASSWORD = "Harbor-Violet-77";
 
@@ -28,7 +28,7 @@ const setPassword = (email: string, resetCode: string, password = NEW_PASSWORD) 
   shop.call("POST", "/auth/setPasswordReset", { json: { email, resetCode, password }, ip: uniqueIp() });
 
 /** Requests a reset, waits for the background mail and returns the code it carried. */
-async function resetCodeFor(user: TestUser): Promise<string> {
+async function resetCodeFor(user: User): Promise<string> {
   const before = mailsTo(shop.smtp, user.email).length;
   const reply = await requestReset(user.email);
   expect(reply.status, reply.text).toBe(200);
@@ -69,7 +69,7 @@ describe("/auth/reset", () => {
     const code = codeIn(mail);
     expect(code).toMatch(/^\d{6}$/);
     const link = linksIn(mail).find((l) => l.includes("/auth/restore-password"));
-    expect(link).toBe(`${ORIGIN}/es/auth/restore-password?email=${encodeURIComponent(user.email)}&code=${code}`);
+    expect(link).toBe(`${TEST_ORIGIN}/es/auth/restore-password?email=${encodeURIComponent(user.email)}&code=${code}`);
     expect(mail.html).toContain(code);
 
     expect((await validate(user.email, code)).status).toBe(200);

@@ -3,18 +3,19 @@
 // says by the time PayPal reports the capture.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemClock } from "../../core/shared/clock.ts";
 import { paymentOrders, products, shoppingAreaCountries } from "../../db/schema/index.ts";
-import { GAMES, PRODUCTS, register, rowsOf, subscriptionOf, topUp, useCommerceShop, type CommerceShop, type User } from "./commerce-kit.ts";
+import { GAMES, PRODUCTS, registerUser, rowsOf, subscriptionOf, topUp, useShop, type Shop, type User } from "../kit/shop.ts";
 
 const DAY_MS = 86_400_000;
 /** No proxy in front: the client's own CF-IPCountry must not count. */
-const open = useCommerceShop({ paypal: true });
+const open = useShop({ paypal: true, clock: systemClock, env: { TRUST_PROXY: "0" } });
 /** Behind a proxy that writes the header. */
-const proxied = useCommerceShop({ paypal: true, env: { TRUST_PROXY: "1" } });
+const proxied = useShop({ paypal: true, clock: systemClock });
 
 const RU = { "CF-IPCountry": "RU" };
 
-function order(shop: CommerceShop, user: User, productId: number, headers: Record<string, string> = {}) {
+function order(shop: Shop, user: User, productId: number, headers: Record<string, string> = {}) {
   return shop.call("POST", "/v2/web/payment/paypal/order", { token: user.token, json: { product_id: productId }, headers });
 }
 
@@ -23,7 +24,7 @@ describe("a country header without a trusted proxy", () => {
     const data = await open.call("GET", "/v2/web/frontend/data", { headers: RU });
     expect(data.body.shopping_area).toBe("global");
     expect(data.body.products.find((p: { cheat_id: number; params: { days: number } }) => p.cheat_id === GAMES.dota2.id && p.params.days === 30).price).toBe(1999);
-    const buyer = await register(open);
+    const buyer = await registerUser(open);
     await topUp(open, buyer.id, 5000);
     // dota2's CIS price: out of reach, whatever the client claims.
     expect((await open.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: PRODUCTS.dota2Cis.days1.id }, headers: RU })).status).toBe(404);
@@ -41,7 +42,7 @@ describe("a country header without a trusted proxy", () => {
 
 describe("an order made in an area", () => {
   it("is booked with its own price and product after the catalogue and the areas changed", async () => {
-    const buyer = await register(proxied);
+    const buyer = await registerUser(proxied);
     const created = await order(proxied, buyer, PRODUCTS.dota2Cis.days30.id, RU); // dota2 30 days at the CIS price
     expect(created.status, created.text).toBe(200);
     const [row] = await proxied.services.db.select().from(paymentOrders).where(eq(paymentOrders.providerOrderId, created.body.order_id));

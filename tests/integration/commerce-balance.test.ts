@@ -3,6 +3,7 @@
 // user can never see or change of another's.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemClock } from "../../core/shared/clock.ts";
 import { gifts } from "../../db/schema/index.ts";
 import { GIFT_CODE } from "../../core/gifts/gift-code.ts";
 import { TEST_ORIGIN } from "../kit/app.ts";
@@ -11,17 +12,17 @@ import {
   PRODUCTS,
   balanceOf,
   expectConsistentLedger,
-  register,
+  registerUser,
   rowsOf,
   subscriptionOf,
   subscriptionsOf,
-  useCommerceShop,
+  useShop,
   type Reply,
   type User,
-} from "./commerce-kit.ts";
+} from "../kit/shop.ts";
 
 // The country header is trusted here as behind a CDN that sets it (issue 7, point 11).
-const shop = useCommerceShop({ smtp: true, env: { COUNTRY_HEADER_TRUSTED: "1" } });
+const shop = useShop({ smtp: true, clock: systemClock, env: { COUNTRY_HEADER_TRUSTED: "1" } });
 
 const DAY_MS = 86_400_000;
 
@@ -45,7 +46,7 @@ async function giftRows(giverId: number) {
 
 describe("purchases from the balance with an Idempotency-Key", () => {
   it("the same key 20 times at once → one debit and twenty identical answers", async () => {
-    const buyer = await register(shop, { balance: 1000 });
+    const buyer = await registerUser(shop, { balance: 1000 });
     const key = "buy-once-1";
     const replies = await Promise.all(Array.from({ length: 20 }, () => purchase(buyer, PRODUCTS.dota2.days1.id, key)));
     for (const reply of replies) {
@@ -74,7 +75,7 @@ describe("purchases from the balance with an Idempotency-Key", () => {
     expect(await balanceOf(shop, buyer.id)).toBe(801);
 
     // Another user's identical key is theirs alone.
-    const second = await register(shop, { balance: 199 });
+    const second = await registerUser(shop, { balance: 199 });
     const theirs = await purchase(second, PRODUCTS.dota2.days1.id, key);
     expect(theirs.status, theirs.text).toBe(200);
     expect(theirs.body.balance).toBe(0);
@@ -88,7 +89,7 @@ describe("purchases from the balance with an Idempotency-Key", () => {
   });
 
   it("keeps a refusal as the key's answer, and refuses a malformed key", async () => {
-    const buyer = await register(shop, { balance: 100 });
+    const buyer = await registerUser(shop, { balance: 100 });
     const first = await purchase(buyer, PRODUCTS.dota2.days1.id, "poor-1");
     expect(first.status).toBe(409);
     expect(first.body).toMatchObject({ status: false, code: "insufficient_balance", message: "Your balance is too low for this purchase." });
@@ -104,8 +105,8 @@ describe("purchases from the balance with an Idempotency-Key", () => {
   });
 
   it("validates the product and ignores fields that try to set an owner or a price", async () => {
-    const buyer = await register(shop, { balance: 5000 });
-    const victim = await register(shop, { tag: "victim", balance: 5000 });
+    const buyer = await registerUser(shop, { balance: 5000 });
+    const victim = await registerUser(shop, { tag: "victim", balance: 5000 });
     expect((await purchase(buyer, 9999)).status).toBe(404);
     expect((await purchase(buyer, PRODUCTS.dota2Cis.days1.id)).status).toBe(404); // CIS price, asked from global
     expect((await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: "1" } })).status).toBe(400);
@@ -124,8 +125,8 @@ describe("purchases from the balance with an Idempotency-Key", () => {
 
 describe("gifts", () => {
   it("to a recipient by e-mail or username: their days grow, both are told, the recipient gets a mail", async () => {
-    const giver = await register(shop, { tag: "giver", balance: 5000 });
-    const recipient = await register(shop, { tag: "friend" });
+    const giver = await registerUser(shop, { tag: "giver", balance: 5000 });
+    const recipient = await registerUser(shop, { tag: "friend" });
     const byEmail = await gift(giver, { product_id: PRODUCTS.dota2.days7.id, recipient: recipient.email.toUpperCase() });
     expect(byEmail.status, byEmail.text).toBe(200);
     // By e-mail the answer names the address and no more (docs/product/money.md#gifts): registered or not.
@@ -160,9 +161,9 @@ describe("gifts", () => {
   });
 
   it("without a recipient: a code, redeemed once", async () => {
-    const giver = await register(shop, { tag: "giver", balance: 2000 });
-    const friend = await register(shop, { tag: "friend" });
-    const stranger = await register(shop, { tag: "stranger" });
+    const giver = await registerUser(shop, { tag: "giver", balance: 2000 });
+    const friend = await registerUser(shop, { tag: "friend" });
+    const stranger = await registerUser(shop, { tag: "stranger" });
     const made = await gift(giver, { product_id: PRODUCTS.minecraft.days7.id });
     expect(made.status, made.text).toBe(200);
     expect(made.body.gift).toMatchObject({ cheat_id: GAMES.minecraft.id, days: 7, recipient: null, redeemed: false, delivered: false });
@@ -190,8 +191,8 @@ describe("gifts", () => {
   });
 
   it("refuses a gift to oneself (400), to an unknown username (404) and beyond the balance (409, no gift made)", async () => {
-    const giver = await register(shop, { tag: "giver", balance: 500 });
-    const friend = await register(shop, { tag: "friend" });
+    const giver = await registerUser(shop, { tag: "giver", balance: 500 });
+    const friend = await registerUser(shop, { tag: "friend" });
     const self = await gift(giver, { product_id: PRODUCTS.dota2.days1.id, recipient: giver.email });
     expect(self.status).toBe(400);
     expect(self.body.code).toBe("validation_failed");
@@ -216,7 +217,7 @@ describe("gifts", () => {
 
 describe("the built-in demo provider (no PayPal configured)", () => {
   it("tops up through order → approve on our demo page → capture, once", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const created = await shop.call("POST", "/v2/web/payment/paypal/order", { token: buyer.token, json: { amount: 1234 }, headers: { "idempotency-key": "demo-1" } });
     expect(created.status, created.text).toBe(200);
     const orderId = created.body.order_id as string;
@@ -240,7 +241,7 @@ describe("the built-in demo provider (no PayPal configured)", () => {
 
 describe("transactions, statistics and referrals", () => {
   it("lists transactions newest first; skip and before page through the same sequence; bad limits are 400", async () => {
-    const user = await register(shop, { balance: 4000 });
+    const user = await registerUser(shop, { balance: 4000 });
     for (let i = 0; i < 12; i++) expect((await purchase(user, PRODUCTS.dota2.days1.id)).status).toBe(200);
     const all = await shop.call("GET", "/v2/web/user/transactions?limit=50", { token: user.token });
     expect(all.status).toBe(200);
@@ -282,8 +283,8 @@ describe("transactions, statistics and referrals", () => {
   });
 
   it("statistics per cheat and of all transactions", async () => {
-    const user = await register(shop, { balance: 6000 });
-    const friend = await register(shop, { tag: "friend" });
+    const user = await registerUser(shop, { balance: 6000 });
+    const friend = await registerUser(shop, { tag: "friend" });
     expect((await purchase(user, PRODUCTS.dota2.days7.id)).status).toBe(200); // dota2 7 days 799
     expect((await purchase(user, PRODUCTS.dota2.days30.id)).status).toBe(200); // dota2 30 days 1999
     expect((await purchase(user, PRODUCTS.minecraft.days1.id)).status).toBe(200); // minecraft 1 day 199
@@ -313,13 +314,13 @@ describe("transactions, statistics and referrals", () => {
   });
 
   it("the referral summary counts invited users", async () => {
-    const referrer = await register(shop, { tag: "ref" });
+    const referrer = await registerUser(shop, { tag: "ref" });
     const summary = await shop.call("GET", "/v2/web/user/referral", { token: referrer.token });
     expect(summary.status).toBe(200);
     const code = summary.body.referral.code as string;
     expect(summary.body.referral).toEqual({ code, link: `${TEST_ORIGIN}/?r=${code}`, invited: 0, earned: 0, percent: 10 });
-    await register(shop, { referrer: code });
-    await register(shop, { referrer: code.toLowerCase() });
+    await registerUser(shop, { referrer: code });
+    await registerUser(shop, { referrer: code.toLowerCase() });
     const after = await shop.call("GET", "/v2/web/user/referral", { token: referrer.token });
     expect(after.body.referral).toMatchObject({ invited: 2, earned: 0 });
   });
@@ -327,8 +328,8 @@ describe("transactions, statistics and referrals", () => {
 
 describe("two users", () => {
   it("one user's transactions, subscriptions and freezes are out of the other's reach", async () => {
-    const alice = await register(shop, { tag: "alice", balance: 3000 });
-    const bob = await register(shop, { tag: "bob", balance: 300 });
+    const alice = await registerUser(shop, { tag: "alice", balance: 3000 });
+    const bob = await registerUser(shop, { tag: "bob", balance: 300 });
     expect((await purchase(alice, PRODUCTS.dota2.days30.id)).status).toBe(200);
     expect((await purchase(bob, PRODUCTS.minecraft.days1.id)).status).toBe(200);
     const aliceIds = (await rowsOf(shop, alice.id)).map((r) => r.id);

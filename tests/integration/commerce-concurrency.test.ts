@@ -3,6 +3,7 @@
 // freezes or unfreezes of one subscription act once; payments, referral rewards and refunds meet
 // purchases and gifts without a deadlock. (On PGlite the same requests run serialised.)
 import { describe, expect, it } from "vitest";
+import { systemClock } from "../../core/shared/clock.ts";
 import { runJobsOnce } from "../../server/jobs.ts";
 import {
   GAMES,
@@ -10,20 +11,20 @@ import {
   balanceOf,
   expectConsistentLedger,
   owedOf,
-  register,
+  registerUser,
   rowsOf,
   subscriptionOf,
   subscriptionsOf,
   topUp,
-  useCommerceShop,
+  useShop,
   type Reply,
   type User,
-} from "./commerce-kit.ts";
+} from "../kit/shop.ts";
 
 // No PayPal timeouts are tested here: a generous one keeps a busy machine from failing a call
 // (a capture, a webhook's certificate) while twenty requests share the event loop.
 // Referral rewards are released by the first job run (no hold), so the job meets refunds and gifts.
-const shop = useCommerceShop({ paypal: true, env: { PAYPAL_TIMEOUT_MS: "8000", REFERRAL_HOLD_DAYS: "0" } });
+const shop = useShop({ paypal: true, clock: systemClock, env: { PAYPAL_TIMEOUT_MS: "8000", REFERRAL_HOLD_DAYS: "0" } });
 
 const DAY_MS = 86_400_000;
 
@@ -37,7 +38,7 @@ function freezeCall(user: User, action: "freeze" | "unfreeze", cheatId: number =
 
 describe("parallel spending", () => {
   it("20 parallel purchases on a balance covering exactly 3 → 3 succeed, 17 are refused, nothing overdrawn", async () => {
-    const buyer = await register(shop, { balance: 3 * 799 });
+    const buyer = await registerUser(shop, { balance: 3 * 799 });
     const started = Date.now();
     const replies = await Promise.all(Array.from({ length: 20 }, () => purchase(buyer, PRODUCTS.dota2.days7.id)));
     const ok = replies.filter((r) => r.status === 200);
@@ -58,8 +59,8 @@ describe("parallel spending", () => {
   });
 
   it("200 mixed parallel purchases, gifts and top-ups keep every balance equal to its ledger and never below zero", async () => {
-    const alice = await register(shop, { tag: "alice", balance: 3000 });
-    const bob = await register(shop, { tag: "bob", balance: 1000 });
+    const alice = await registerUser(shop, { tag: "alice", balance: 3000 });
+    const bob = await registerUser(shop, { tag: "bob", balance: 1000 });
     type Op = { kind: "purchase" | "gift" | "topup"; user: User };
     const ops: Op[] = Array.from({ length: 200 }, (_, i) => {
       switch (i % 5) {
@@ -127,7 +128,7 @@ describe("parallel spending", () => {
 
 describe("parallel freezes and unfreezes of one subscription", () => {
   it("10 parallel freezes → exactly one; 50 parallel unfreezes → expires_at extended exactly once", async () => {
-    const user = await register(shop, { balance: 1999 });
+    const user = await registerUser(shop, { balance: 1999 });
     expect((await purchase(user, PRODUCTS.dota2.days30.id)).status).toBe(200);
 
     const freezes = await Promise.all(Array.from({ length: 10 }, () => freezeCall(user, "freeze")));
@@ -176,9 +177,9 @@ describe("payments alongside spending", () => {
   }
 
   it("a referred buyer's captures, refunds and the reward job in parallel with the referrer's gifts to them: all succeed, each once", async () => {
-    const referrer = await register(shop, { tag: "ref", balance: 20 * 199 });
+    const referrer = await registerUser(shop, { tag: "ref", balance: 20 * 199 });
     const code = (await shop.call("GET", "/v2/web/user/referral", { token: referrer.token })).body.referral.code as string;
-    const buyer = await register(shop, { referrer: code });
+    const buyer = await registerUser(shop, { referrer: code });
     const orders = await capturedOrders(buyer, 1, PRODUCTS.cs2.days90.id);
     const started = Date.now();
     const replies = await Promise.all([
@@ -218,7 +219,7 @@ describe("payments alongside spending", () => {
   });
 
   it("product refunds in parallel with purchases of the same subscription: all succeed, days exact", async () => {
-    const buyer = await register(shop, { balance: 10 * 199 });
+    const buyer = await registerUser(shop, { balance: 10 * 199 });
     const orders = await capturedOrders(buyer, 2, PRODUCTS.cs2.days7.id);
     for (const id of orders) {
       expect((await shop.call("POST", "/v2/web/payment/paypal/capture", { token: buyer.token, json: { order_id: id } })).status).toBe(200);

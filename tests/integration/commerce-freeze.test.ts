@@ -4,10 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../../core/shared/clock.ts";
 import { runJobsOnce } from "../../server/jobs.ts";
-import { GAMES, PRODUCTS, register, signIn, subscriptionOf, subscriptionsOf, useCommerceShop, type Reply, type User } from "./commerce-kit.ts";
+import { GAMES, PRODUCTS, registerUser, signIn, subscriptionOf, subscriptionsOf, useShop, type Reply, type User } from "../kit/shop.ts";
 
 const clock = manualClock(new Date("2026-03-01T10:00:00.000Z"));
-const shop = useCommerceShop({ clock, smtp: true, env: { FREEZE_MAX_DAYS: "30", FREEZE_COOLDOWN_DAYS: "7" } });
+const shop = useShop({ clock, smtp: true, env: { FREEZE_MAX_DAYS: "30", FREEZE_COOLDOWN_DAYS: "7" } });
 
 const SECOND = 1000;
 const DAY = 86_400_000;
@@ -40,7 +40,7 @@ async function notificationsOf(user: User, type: string) {
 
 describe("freeze and unfreeze", () => {
   it("keeps the remaining time to the second, never reads as expired while frozen, then waits out the cooldown", async () => {
-    const user = await register(shop, { balance: 1999 });
+    const user = await registerUser(shop, { balance: 1999 });
     const t0 = now();
     expect((await purchase(user, PRODUCTS.dota2.days30.id)).status).toBe(200);
     expect((await dota(user)).expires_at).toBe(iso(t0 + 30 * DAY));
@@ -96,7 +96,7 @@ describe("freeze and unfreeze", () => {
   });
 
   it("refuses to freeze what is missing or expired, and to unfreeze what is not frozen", async () => {
-    const user = await register(shop, { balance: 199 });
+    const user = await registerUser(shop, { balance: 199 });
     const missing = await freezeCall(user, "freeze");
     expect(missing.status).toBe(409);
     expect(missing.body.message).toBe("You have no subscription for this game yet.");
@@ -111,8 +111,8 @@ describe("freeze and unfreeze", () => {
   });
 
   it("days bought or given while frozen add to the frozen time", async () => {
-    const user = await register(shop, { balance: 799 + 1999 });
-    const giver = await register(shop, { tag: "giver", balance: 199 });
+    const user = await registerUser(shop, { balance: 799 + 1999 });
+    const giver = await registerUser(shop, { tag: "giver", balance: 199 });
     expect((await purchase(user, PRODUCTS.dota2.days7.id)).status).toBe(200);
     await advance(3600 * SECOND);
     const frozen = await freezeCall(user, "freeze");
@@ -136,7 +136,7 @@ describe("freeze and unfreeze", () => {
 
 describe("background jobs", () => {
   it("end a freeze after FREEZE_MAX_DAYS as of its scheduled end, even when they run days late", async () => {
-    const user = await register(shop, { balance: 1999 });
+    const user = await registerUser(shop, { balance: 1999 });
     expect((await purchase(user, PRODUCTS.dota2.days30.id)).status).toBe(200);
     await advance(2 * DAY);
     const frozenAt = now();
@@ -170,7 +170,7 @@ describe("background jobs", () => {
   });
 
   it("announce an expiry three days ahead once (notification and mail), and again for a new expiry after an extension", async () => {
-    const user = await register(shop, { balance: 2 * 799 });
+    const user = await registerUser(shop, { balance: 2 * 799 });
     expect((await purchase(user, PRODUCTS.dota2.days7.id)).status).toBe(200);
     const expiry = new Date((await dota(user)).expires_at).getTime();
     const mails = () => shop.smtp.messages.filter((m) => m.envelope.to.includes(user.email) && m.subject === "Your Dota 2 subscription ends soon");

@@ -3,10 +3,11 @@
 // payment return page tells a payment worth retrying by the error's code; and the pages show the
 // core's domain types (dates and money through i18n/format.ts).
 import { describe, expect, it } from "vitest";
+import { systemClock } from "../../core/shared/clock.ts";
 import { formatDate, formatMoney } from "../../i18n/format.ts";
-import { GAMES, PRODUCTS, register, topUp, useCommerceShop, type User } from "./commerce-kit.ts";
+import { GAMES, PRODUCTS, registerUser, topUp, useShop, type User } from "../kit/shop.ts";
 
-const shop = useCommerceShop({ pages: true });
+const shop = useShop({ pages: true, clock: systemClock });
 const origin = () => shop.services.settings.PUBLIC_URL;
 
 const textOf = (html: string) =>
@@ -41,7 +42,7 @@ async function post(user: User, path: string, fields: Record<string, string>): P
 
 describe("one input, one check, whichever door", () => {
   it("an empty gift code is a missing field on the page, as in the API (not a code that does not exist)", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     const api = await shop.call("POST", "/v2/web/user/gift/redeem", { token: user.token, json: { code: "" } });
     expect(api.status).toBe(400);
     expect(api.body.errors).toEqual({ code: "This field is required." });
@@ -57,7 +58,7 @@ describe("one input, one check, whichever door", () => {
   });
 
   it("a recipient longer than any address is too long on the page and in the API; nothing is paid", async () => {
-    const user = await register(shop, { balance: 5000 });
+    const user = await registerUser(shop, { balance: 5000 });
     const long = `${"a".repeat(250)}@example.com`;
     const api = await shop.call("POST", "/v2/web/user/gift", { token: user.token, json: { product_id: PRODUCTS.dota2.days1.id, recipient: long } });
     expect(api.status).toBe(400);
@@ -72,7 +73,7 @@ describe("one input, one check, whichever door", () => {
   });
 
   it("an id in a query string is digits, for the API as for the pages", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     for (const before of ["1e3", "0x10", " 5", "1.0"]) {
       const reply = await shop.call("GET", `/v2/web/user/transactions?before=${encodeURIComponent(before)}`, { token: user.token });
       expect(reply.status, before).toBe(400);
@@ -87,7 +88,7 @@ describe("one input, one check, whichever door", () => {
   });
 
   it("a top-up typed on the balance page: the shop currency's decimals, the same range as the API", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     const { TOPUP_MIN, TOPUP_MAX } = shop.services.settings;
     for (const typed of ["", "abc", "1.234", "-5"]) {
       const form = await post(user, "/en/dota2/profile/balance", { intent: "topup", amount: typed });
@@ -108,7 +109,7 @@ describe("one input, one check, whichever door", () => {
 
 describe("the payment return page", () => {
   it("offers to try again while the payment is not approved (payment_not_approved), and shows the result once paid", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     const created = await shop.call("POST", "/v2/web/payment/paypal/order", { token: user.token, json: { amount: 1500 } });
     expect(created.status, created.text).toBe(200);
     const orderId = created.body.order_id as string;
@@ -120,7 +121,7 @@ describe("the payment return page", () => {
     expect(done.text).toContain(formatMoney(1500, "USD", "en"));
     expect(done.text).not.toContain("Try again");
     // Someone else's order is no order of theirs, and not worth retrying.
-    const other = await register(shop, { tag: "other" });
+    const other = await registerUser(shop, { tag: "other" });
     const stranger = await page(other, `/en/payment/paypal?token=${orderId}`);
     expect(stranger.text).toContain("We could not find this payment.");
     expect(stranger.text).not.toContain("Try again");
@@ -129,7 +130,7 @@ describe("the payment return page", () => {
 
 describe("pages read the domain types", () => {
   it("the balance page lists a transaction with its date and amount as i18n/format.ts writes them", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     await topUp(shop, user.id, 1200);
     const [row] = await shop.services.ledger.list(user.id, { limit: 1 });
     const balance = await page(user, "/en/dota2/profile/balance");
@@ -138,7 +139,7 @@ describe("pages read the domain types", () => {
   });
 
   it("the subscription page shows the pass's end and the days it was bought for", async () => {
-    const user = await register(shop, { balance: 5000 });
+    const user = await registerUser(shop, { balance: 5000 });
     const bought = await shop.call("POST", "/v2/web/user/purchase", { token: user.token, json: { product_id: PRODUCTS.dota2.days30.id } });
     expect(bought.status, bought.text).toBe(200);
     const sub = await shop.services.subscriptions.forCheat(user.id, GAMES.dota2.id);

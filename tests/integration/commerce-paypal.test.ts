@@ -4,6 +4,7 @@
 // an idempotent retry, refunds, and one user's order out of another's reach.
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemClock } from "../../core/shared/clock.ts";
 import { idempotencyKeys, paymentOrders } from "../../db/schema/index.ts";
 import type { KitOrder } from "../kit/paypal.ts";
 import { runJobsOnce } from "../../server/jobs.ts";
@@ -13,18 +14,18 @@ import {
   balanceOf,
   expectConsistentLedger,
   owedOf,
-  register,
+  registerUser,
   rowsOf,
   subscriptionOf,
   subscriptionsOf,
-  useCommerceShop,
+  useShop,
   type Reply,
   type User,
-} from "./commerce-kit.ts";
+} from "../kit/shop.ts";
 
 // The country header is trusted here as behind a CDN that sets it (issue 7, point 11); referral
 // rewards are released by the first job run (the 14-day hold is tested in commerce-refunds).
-const shop = useCommerceShop({ paypal: true, env: { COUNTRY_HEADER_TRUSTED: "1", REFERRAL_HOLD_DAYS: "0" } });
+const shop = useShop({ paypal: true, clock: systemClock, env: { COUNTRY_HEADER_TRUSTED: "1", REFERRAL_HOLD_DAYS: "0" } });
 
 const DAY_MS = 86_400_000;
 const CREATE = /^POST \/v2\/checkout\/orders$/;
@@ -69,8 +70,8 @@ async function notificationTypes(user: User): Promise<string[]> {
 
 describe("a top-up and a direct purchase, end to end", () => {
   it("tops up the balance: order → approve → capture, booked once, the referrer's reward released once by the job", async () => {
-    const referrer = await register(shop, { tag: "ref" });
-    const buyer = await register(shop, { referrer: await referralCode(referrer) });
+    const referrer = await registerUser(shop, { tag: "ref" });
+    const buyer = await registerUser(shop, { referrer: await referralCode(referrer) });
 
     const created = await createOrder(buyer, { amount: 2500 });
     expect(created.status, created.text).toBe(200);
@@ -126,8 +127,8 @@ describe("a top-up and a direct purchase, end to end", () => {
   });
 
   it("buys a product directly: days granted, a purchase row that moves no balance, the referrer's reward released once", async () => {
-    const referrer = await register(shop, { tag: "ref" });
-    const buyer = await register(shop, { referrer: await referralCode(referrer) });
+    const referrer = await registerUser(shop, { tag: "ref" });
+    const buyer = await registerUser(shop, { referrer: await referralCode(referrer) });
     shop.paypal.approveRel = "approve"; // the older link PayPal sends without payment_source
     try {
       const created = await createOrder(buyer, { product_id: PRODUCTS.dota2.days30.id });
@@ -161,7 +162,7 @@ describe("a top-up and a direct purchase, end to end", () => {
   });
 
   it("offers a product only in the buyer's shopping area and checks the top-up amount", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     expect((await createOrder(buyer, { product_id: PRODUCTS.dota2Cis.days1.id })).status).toBe(404); // a CIS price, asked from global
     const cis = await createOrder(buyer, { product_id: PRODUCTS.dota2Cis.days1.id }, undefined, { "CF-IPCountry": "RU" });
     expect(cis.status, cis.text).toBe(200);
@@ -184,7 +185,7 @@ describe("a payment is applied exactly once", () => {
   ];
 
   it.each(orders)("%s → credited once", async (_name, steps) => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await approvedOrder(buyer, { amount: 1000 });
     // A webhook comes only after PayPal captured: when it comes first, PayPal captured on its own
     // (the shop's own capture answer was lost), and the shop's capture then finds it captured.
@@ -212,7 +213,7 @@ describe("a payment is applied exactly once", () => {
   });
 
   it("two captures and two webhooks at once → credited once", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await approvedOrder(buyer, { amount: 1500 });
     const replies = await Promise.all([capture(buyer, order.id), capture(buyer, order.id)]);
     for (const reply of replies) expect(reply.status, reply.text).toBe(200);
@@ -225,7 +226,7 @@ describe("a payment is applied exactly once", () => {
   });
 
   it("a direct purchase by webhook alone grants the days once", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await approvedOrder(buyer, { product_id: PRODUCTS.dota2.days7.id });
     shop.paypal.captureAtProvider(order.id);
     const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order);
@@ -241,7 +242,7 @@ describe("a payment is applied exactly once", () => {
 
 describe("what is never applied", () => {
   it("a webhook whose signature does not verify → 403, nothing credited, and PayPal is never asked", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await approvedOrder(buyer, { amount: 1200 });
     shop.paypal.captureAtProvider(order.id);
     const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order);
@@ -280,7 +281,7 @@ describe("what is never applied", () => {
     ["currency", { currency: "EUR" }],
     ["reference_id", { referenceId: "999999" }],
   ])("a capture whose %s differs from the order → 409, nothing credited, the order not completed", async (_what, tamper) => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await approvedOrder(buyer, { amount: 2000 });
     shop.paypal.tamperNextCapture(tamper);
     const reply = await capture(buyer, order.id);
@@ -299,7 +300,7 @@ describe("what is never applied", () => {
   });
 
   it("a verified webhook with another amount than the order's is not applied", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await approvedOrder(buyer, { amount: 2000 });
     shop.paypal.captureAtProvider(order.id);
     const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order);
@@ -309,8 +310,8 @@ describe("what is never applied", () => {
   });
 
   it("another user's order can be neither captured nor read", async () => {
-    const owner = await register(shop);
-    const other = await register(shop, { tag: "other" });
+    const owner = await registerUser(shop);
+    const other = await registerUser(shop, { tag: "other" });
     const order = await approvedOrder(owner, { amount: 1000 });
     const stolen = await capture(other, order.id);
     expect(stolen.status).toBe(404);
@@ -331,7 +332,7 @@ describe("PayPal failing or silent", () => {
     ["answers 500", "fail"],
     ["does not answer", "hang"],
   ] as const)("creating an order while PayPal %s → 502 payment_failed; the retry with the same key reuses the PayPal-Request-Id and succeeds", async (_name, mode) => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const key = `order-${mode}-${buyer.id}`;
     if (mode === "fail") shop.paypal.failNext(1, CREATE);
     // A silent PayPal that created the order all the same: the retry must find that very order.
@@ -376,7 +377,7 @@ describe("PayPal failing or silent", () => {
   });
 
   it("parallel requests with one key while PayPal fails once: one 502, then one retry creates the order and the rest replay it", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const key = `order-parallel-${buyer.id}`;
     const creates = shop.paypal.requestsTo(CREATE).length;
     shop.paypal.failNext(1, CREATE);
@@ -392,7 +393,7 @@ describe("PayPal failing or silent", () => {
   });
 
   it("a capture PayPal answers with 500 → 502, nothing booked; the retry books it once", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await approvedOrder(buyer, { amount: 1100 });
     shop.paypal.failNext(1, CAPTURE);
     const failed = await capture(buyer, order.id);
@@ -405,7 +406,7 @@ describe("PayPal failing or silent", () => {
   });
 
   it("a capture PayPal performs but never answers → 502 within the timeout; the retry finds it captured and books it once", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await approvedOrder(buyer, { amount: 1300 });
     shop.paypal.hangNext(1, CAPTURE, { process: true });
     const started = Date.now();
@@ -423,7 +424,7 @@ describe("PayPal failing or silent", () => {
   });
 
   it("a webhook whose signing certificate PayPal cannot serve right now → 502 (PayPal retries), then applied once", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await approvedOrder(buyer, { amount: 1400 });
     shop.paypal.captureAtProvider(order.id);
     const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order);
@@ -441,7 +442,7 @@ describe("PayPal failing or silent", () => {
 
 describe("refunds", () => {
   it("a refunded top-up takes the amount back, once", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await approvedOrder(buyer, { amount: 3000 });
     expect((await capture(buyer, order.id)).body.balance).toBe(3000);
     shop.paypal.refund(order.id);
@@ -462,7 +463,7 @@ describe("refunds", () => {
   it("a refund larger than the balance left takes the balance, then the days the rest paid for", async () => {
     // (Before issue 7 it took what was left and let the 7 days stay. The exact rules, on a
     // controlled clock, are in commerce-refunds.)
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await approvedOrder(buyer, { amount: 1000 });
     await capture(buyer, order.id);
     const bought = await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: PRODUCTS.dota2.days7.id } });
@@ -482,7 +483,7 @@ describe("refunds", () => {
   });
 
   it("a refunded product loses its days, once", async () => {
-    const buyer = await register(shop, { balance: 1999 });
+    const buyer = await registerUser(shop, { balance: 1999 });
     const base = await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: PRODUCTS.dota2.days30.id } });
     const before = new Date(subscriptionOf(base, GAMES.dota2.id)!.expires_at).getTime();
     const order = await approvedOrder(buyer, { product_id: PRODUCTS.dota2.days7.id });

@@ -5,11 +5,12 @@
 // a payment books once, a refund takes back at most what was paid, a chargeback suspends.
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "../../core/shared/clock.ts";
 import { paymentOrders, users } from "../../db/schema/index.ts";
 import { createPayments, toDecimal, WebhookRefused, type PaymentProvider, type Payments, type WebhookAction } from "../../core/payments/index.ts";
-import { expectConsistentLedger, register, rowsOf, useCommerceShop, type User } from "./commerce-kit.ts";
+import { expectConsistentLedger, registerUser, rowsOf, useShop, type User } from "../kit/shop.ts";
 
-const shop = useCommerceShop();
+const shop = useShop({ clock: systemClock });
 
 /** Its orders, and whether their money was taken; its webhooks carry a shared secret and the action as JSON. */
 const orders = new Map<string, { referenceId: string; value: string; currency: string; completed: boolean }>();
@@ -83,7 +84,7 @@ const orderRow = async (orderId: string) => (await shop.services.db.select().fro
 
 describe("another provider's webhooks, as neutral actions", () => {
   it("captured: the payment books once, however often it arrives", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const orderId = await paidTopUp(buyer, 2500);
     expect(await deliver(await captured(orderId))).toEqual({ applied: true });
     expect(await deliver(await captured(orderId))).toEqual({ applied: true });
@@ -99,7 +100,7 @@ describe("another provider's webhooks, as neutral actions", () => {
   });
 
   it("refunded and reversed: at most what was paid comes back, once per event; a chargeback suspends", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const orderId = await paidTopUp(buyer, 3000);
     await deliver(await captured(orderId));
     const captureId = `PAID-${orderId}`;
@@ -119,7 +120,7 @@ describe("another provider's webhooks, as neutral actions", () => {
   });
 
   it("disputed: the payment is flagged for operators, no money moves", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const orderId = await paidTopUp(buyer, 1500);
     await deliver(await captured(orderId));
     expect(await deliver({ kind: "disputed", disputeId: "D-1", captureIds: [`PAID-${orderId}`, "NOT-OURS"] })).toEqual({ applied: true });
@@ -129,7 +130,7 @@ describe("another provider's webhooks, as neutral actions", () => {
   });
 
   it("expired: an open order fails and is never booked, even when its money turns up later; a paid one stays paid", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const { orderId } = await payments.createOrder(buyer.id, { amount: 1200, area: "global", locale: "en" });
     expect(await deliver({ kind: "expired", orderId })).toEqual({ applied: true });
     expect(await deliver({ kind: "expired", orderId })).toEqual({ applied: false });
@@ -147,7 +148,7 @@ describe("another provider's webhooks, as neutral actions", () => {
   });
 
   it("partial: nothing moves and the order stays open; operators are told", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const { orderId } = await payments.createOrder(buyer.id, { amount: 2000, area: "global", locale: "en" });
     warnings.length = 0;
     expect(await deliver({ kind: "partial", orderId, amount: { value: "5.00", currency: "USD" } })).toEqual({ applied: false });

@@ -20,21 +20,21 @@ import {
   balanceOf,
   expectConsistentLedger,
   owedOf,
-  register,
+  registerUser,
   rowsOf,
   signIn,
   subscriptionOf,
   subscriptionsOf,
   topUp,
-  useCommerceShop,
+  useShop,
   type Reply,
   type User,
-} from "./commerce-kit.ts";
+} from "../kit/shop.ts";
 
 const DAY = 86_400_000;
 const clock = manualClock(new Date("2026-03-01T00:00:00.000Z"));
 // TRUST_PROXY: a registration's X-Forwarded-For is its client address (a self-referral signal).
-const shop = useCommerceShop({ paypal: true, clock, pages: true, env: { TRUST_PROXY: "1", SUPPORT_EMAIL: "help@shop.test" } });
+const shop = useShop({ paypal: true, clock, pages: true, env: { SUPPORT_EMAIL: "help@shop.test" } });
 
 const now = () => clock.now().getTime();
 
@@ -91,9 +91,9 @@ async function later(ms: number, ...users: User[]) {
 
 describe("a refunded top-up, end to end (docs/product/money.md#a-top-up)", () => {
   it("takes back the balance, the gift code and the days it paid for, reverses the referrer's reward, leaves the rest owed and lets the next top-up pay it", async () => {
-    const referrer = await register(shop, { tag: "ref" });
-    const buyer = await register(shop, { referrer: await referralCode(referrer) });
-    const friend = await register(shop, { tag: "friend" });
+    const referrer = await registerUser(shop, { tag: "ref" });
+    const buyer = await registerUser(shop, { referrer: await referralCode(referrer) });
+    const friend = await registerUser(shop, { tag: "friend" });
     const start = now();
 
     // Top up 50.00, then spend 39.98: 30 days of dota2 and a gift code of 30 days.
@@ -182,7 +182,7 @@ describe("a refunded top-up, end to end (docs/product/money.md#a-top-up)", () =>
   });
 
   it("takes a purchase's days in proportion to the part of its price still needed", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await pay(buyer, { amount: 1000 });
     expect((await purchase(buyer, PRODUCTS.dota2.days7.id)).status).toBe(200); // 7 days for 7.99: 2.01 left
     const end = await dotaEnd(buyer);
@@ -206,8 +206,8 @@ describe("a refunded top-up, end to end (docs/product/money.md#a-top-up)", () =>
   });
 
   it("never takes back days given to someone or a redeemed code: their price counts toward owed", async () => {
-    const buyer = await register(shop);
-    const friend = await register(shop, { tag: "friend" });
+    const buyer = await registerUser(shop);
+    const friend = await registerUser(shop, { tag: "friend" });
     const order = await pay(buyer, { amount: 2000 });
     expect((await gift(buyer, PRODUCTS.dota2.days7.id, friend.username)).status).toBe(200); // 7.99 straight to the friend
     const code = (await gift(buyer, PRODUCTS.dota2.days7.id)).body.gift.code as string; // 7.99 as a code the friend redeems
@@ -221,7 +221,7 @@ describe("a refunded top-up, end to end (docs/product/money.md#a-top-up)", () =>
   });
 
   it("voids an unredeemed code for its full price and gives back to the balance what that covers beyond the refund", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     await topUp(shop, buyer.id, 1000); // money of its own, before the refunded top-up
     const order = await pay(buyer, { amount: 1000 });
     const code = (await gift(buyer, PRODUCTS.dota2.days30.id)).body.gift.code as string; // 19.99: 0.01 left
@@ -235,7 +235,7 @@ describe("a refunded top-up, end to end (docs/product/money.md#a-top-up)", () =>
 
 describe("a refunded direct purchase", () => {
   it("loses its share of days, over partial refunds exactly its days, never time already used", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     await topUp(shop, buyer.id, 4999);
     expect((await purchase(buyer, PRODUCTS.dota2.days90.id)).status).toBe(200); // 90 days from the balance
     const start = now();
@@ -255,7 +255,7 @@ describe("a refunded direct purchase", () => {
     expect(await expectConsistentLedger(shop, buyer.id)).toBe(0);
 
     // Five of seven days used: only the two left can go.
-    const other = await register(shop);
+    const other = await registerUser(shop);
     const week = await pay(other, { product_id: PRODUCTS.dota2.days7.id });
     await later(5 * DAY, other);
     expect((await refund(week)).status).toBe(200);
@@ -266,8 +266,8 @@ describe("a refunded direct purchase", () => {
 
 describe("referral rewards", () => {
   it("are held REFERRAL_HOLD_DAYS and released by the job once, not a second earlier", async () => {
-    const referrer = await register(shop, { tag: "ref" });
-    const buyer = await register(shop, { referrer: await referralCode(referrer) });
+    const referrer = await registerUser(shop, { tag: "ref" });
+    const buyer = await registerUser(shop, { referrer: await referralCode(referrer) });
     await pay(buyer, { amount: 1000 });
     const [reward] = await rewardsOf(referrer.id);
     expect(reward).toMatchObject({ status: "pending", amount: 100, buyerId: buyer.id, releaseAt: new Date(now() + 14 * DAY) });
@@ -282,8 +282,8 @@ describe("referral rewards", () => {
   });
 
   it("shrink with a partial refund inside the hold and are cancelled by the rest, never credited", async () => {
-    const referrer = await register(shop, { tag: "ref" });
-    const buyer = await register(shop, { referrer: await referralCode(referrer) });
+    const referrer = await registerUser(shop, { tag: "ref" });
+    const buyer = await registerUser(shop, { referrer: await referralCode(referrer) });
     const order = await pay(buyer, { amount: 1000 });
     await later(3 * DAY, buyer);
     expect((await refund(order, "4.00")).status).toBe(200);
@@ -297,31 +297,31 @@ describe("referral rewards", () => {
   });
 
   it("are refused when buyer and referrer share a visitor id, a payer account, or a sign-up address within 30 days", async () => {
-    const referrerOf = async (options: Parameters<typeof register>[1]) => {
-      const referrer = await register(shop, { tag: "ref", ...options });
+    const referrerOf = async (options: Parameters<typeof registerUser>[1]) => {
+      const referrer = await registerUser(shop, { tag: "ref", ...options });
       return { referrer, code: await referralCode(referrer) };
     };
 
     // The same browser (visitor id t).
     const sameT = await referrerOf({ t: "VisitorAAAA00001" });
-    const buyerT = await register(shop, { referrer: sameT.code, t: "VisitorAAAA00001" });
+    const buyerT = await registerUser(shop, { referrer: sameT.code, t: "VisitorAAAA00001" });
     await pay(buyerT, { amount: 1000 });
     // The same PayPal account paid for both.
     const samePayer = await referrerOf({});
     await pay(samePayer.referrer, { amount: 500 }, "PAYERSHARED01");
-    const buyerPayer = await register(shop, { referrer: samePayer.code });
+    const buyerPayer = await registerUser(shop, { referrer: samePayer.code });
     await pay(buyerPayer, { amount: 1000 }, "PAYERSHARED01");
     // The same address, a day apart; and another buyer from there 31 days after the referrer.
     const sameIp = await referrerOf({ ip: "203.0.113.7" });
     clock.advance(DAY);
-    const buyerIp = await register(shop, { referrer: sameIp.code, ip: "203.0.113.7" });
+    const buyerIp = await registerUser(shop, { referrer: sameIp.code, ip: "203.0.113.7" });
     await pay(buyerIp, { amount: 1000 });
     clock.advance(30 * DAY);
-    const lateBuyer = await register(shop, { referrer: sameIp.code, ip: "203.0.113.7" });
+    const lateBuyer = await registerUser(shop, { referrer: sameIp.code, ip: "203.0.113.7" });
     await pay(lateBuyer, { amount: 1000 });
     // Nothing shared.
     const honest = await referrerOf({ t: "VisitorBBBB00001", ip: "198.51.100.1" });
-    const honestBuyer = await register(shop, { referrer: honest.code, t: "VisitorCCCC00001", ip: "198.51.100.2" });
+    const honestBuyer = await registerUser(shop, { referrer: honest.code, t: "VisitorCCCC00001", ip: "198.51.100.2" });
     await pay(honestBuyer, { amount: 1000 }, "PAYERHONEST01");
 
     expect((await rewardsOf(sameT.referrer.id)).map((r) => [r.status, r.reason])).toEqual([["refused", "same_visitor"]]);
@@ -346,8 +346,8 @@ describe("referral rewards", () => {
 
 describe("a reversal (chargeback)", () => {
   it("takes back like a refund, suspends the buyer (sign-in refused, sessions ended, not entitled, no gifts), and twice is once", async () => {
-    const buyer = await register(shop, { lang: "ru" });
-    const giver = await register(shop, { tag: "giver", balance: 5000 });
+    const buyer = await registerUser(shop, { lang: "ru" });
+    const giver = await registerUser(shop, { tag: "giver", balance: 5000 });
     await topUp(shop, buyer.id, 199);
     expect((await purchase(buyer, PRODUCTS.cs2.days1.id)).status).toBe(200); // cs2, 1 day, paid before the payment
     const order = await pay(buyer, { amount: 3000 });
@@ -413,8 +413,8 @@ describe("a reversal (chargeback)", () => {
   });
 
   it("with twenty deliveries of a refund and two of a reversal at once, applies each once", async () => {
-    const buyer = await register(shop);
-    const friend = await register(shop, { tag: "friend" });
+    const buyer = await registerUser(shop);
+    const friend = await registerUser(shop, { tag: "friend" });
     const order = await pay(buyer, { amount: 5000 });
     expect((await gift(buyer, PRODUCTS.dota2.days7.id, friend.username)).status).toBe(200); // 7.99 given straight
     const codes = [(await gift(buyer, PRODUCTS.dota2.days30.id)).body.gift.code as string, (await gift(buyer, PRODUCTS.dota2.days30.id)).body.gift.code as string]; // 2 × 19.99: 2.03 left
@@ -441,7 +441,7 @@ describe("a reversal (chargeback)", () => {
 
 describe("events in an unusual order", () => {
   it("a dispute flags the payment for operators and moves no money", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await pay(buyer, { amount: 1500 });
     const event = shop.paypal.webhookEvent("CUSTOMER.DISPUTE.CREATED", order);
     expect((await webhook(event)).status).toBe(200);
@@ -452,7 +452,7 @@ describe("events in an unusual order", () => {
   });
 
   it("a refund announced before its capture is booked waits (409, PayPal resends it) and then applies once", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const created = await shop.call("POST", "/v2/web/payment/paypal/order", { token: buyer.token, json: { amount: 1200 } });
     shop.paypal.captureAtProvider(created.body.order_id);
     const order = shop.paypal.orders.get(created.body.order_id)!;

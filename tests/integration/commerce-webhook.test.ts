@@ -6,10 +6,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemClock } from "../../core/shared/clock.ts";
 import type { KitOrder } from "../kit/paypal.ts";
-import { balanceOf, expectConsistentLedger, register, rowsOf, useCommerceShop, type Reply, type User } from "./commerce-kit.ts";
+import { balanceOf, expectConsistentLedger, registerUser, rowsOf, useShop, type Reply, type User } from "../kit/shop.ts";
 
-const shop = useCommerceShop({ paypal: true });
+const shop = useShop({ paypal: true, clock: systemClock });
 
 async function webhook(event: unknown, headers = shop.paypal.webhookHeaders(event)): Promise<Reply> {
   return shop.call("POST", "/v2/web/payment/paypal/webhook", { json: event, headers });
@@ -35,7 +36,7 @@ async function withBrokenDatabase<T>(breakIt: string[], repair: string[], during
 
 describe("a webhook whose application fails in the database", () => {
   it("answers 5xx when the order cannot even be read; the redelivery applies it once", async () => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await capturedAtProvider(buyer, { amount: 1600 });
     const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order);
     const failed = await withBrokenDatabase(
@@ -57,7 +58,7 @@ describe("a webhook whose application fails in the database", () => {
     ["a capture", "PAYMENT.CAPTURE.COMPLETED"],
     ["a refund", "PAYMENT.CAPTURE.REFUNDED"],
   ] as const)("answers 5xx when booking %s fails half-way, books nothing; the redelivery applies it once", async (_name, type) => {
-    const buyer = await register(shop);
+    const buyer = await registerUser(shop);
     const order = await capturedAtProvider(buyer, { amount: 1700 });
     if (type === "PAYMENT.CAPTURE.REFUNDED") {
       expect((await webhook(shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order))).status).toBe(200);
@@ -85,7 +86,7 @@ describe("a webhook whose application fails in the database", () => {
   });
 
   it("acknowledges an event about an order the shop does not know (nothing to retry)", async () => {
-    const stranger = await register(shop);
+    const stranger = await registerUser(shop);
     const order = await capturedAtProvider(stranger, { amount: 1000 });
     const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order);
     (event.resource.supplementary_data as { related_ids: { order_id: string } }).related_ids.order_id = "UNKNOWN-ORDER-1";
@@ -103,11 +104,11 @@ describe("a flood of forged webhooks", () => {
     await new Promise<void>((resolve) => stranger.listen(0, "127.0.0.1", resolve));
     const strangerUrl = `http://127.0.0.1:${(stranger.address() as AddressInfo).port}`;
     try {
-      const buyer = await register(shop);
+      const buyer = await registerUser(shop);
       const order = await capturedAtProvider(buyer, { amount: 1900 });
       const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order);
       // A genuine event for another order first, so PayPal's certificate is known.
-      const other = await capturedAtProvider(await register(shop), { amount: 1000 });
+      const other = await capturedAtProvider(await registerUser(shop), { amount: 1000 });
       expect((await webhook(shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", other))).status).toBe(200);
       const before = shop.paypal.requests.length;
 

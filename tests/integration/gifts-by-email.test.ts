@@ -4,14 +4,15 @@
 // e-mail change; the giver is named by username, or "a NOVA user", never by e-mail.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { systemClock } from "../../core/shared/clock.ts";
 import type { MessageKey, Params } from "../../i18n/translate.ts";
 import { gifts } from "../../db/schema/index.ts";
 import { GIFT_CODE } from "../../core/gifts/gift-code.ts";
-import { GAMES, PASSWORD, PRODUCTS, balanceOf, expectConsistentLedger, register, subscriptionOf, subscriptionsOf, topUp, uniqueEmail, useCommerceShop, type User } from "./commerce-kit.ts";
+import { GAMES, PRODUCTS, balanceOf, expectConsistentLedger, registerUser, subscriptionOf, subscriptionsOf, uniqueEmail, useShop, type User } from "../kit/shop.ts";
 import { TEST_ORIGIN } from "../kit/app.ts";
 
-// The mail limit at its default (the commerce kit lifts it for the parallel tests).
-const shop = useCommerceShop({ smtp: true, env: { RATE_MAIL_USER: "5/1h" } });
+// The mail limit at its default (the shop kit lifts it for the parallel tests).
+const shop = useShop({ smtp: true, clock: systemClock, env: { RATE_MAIL_USER: "5/1h" } });
 
 const gift = (user: User, recipient: string, productId = 2) => shop.call("POST", "/v2/web/user/gift", { token: user.token, json: { product_id: productId, recipient } });
 
@@ -26,22 +27,14 @@ async function notifications(user: User, lang = "en") {
 }
 
 /** A user registered without a username. */
-async function anonymous(balance: number): Promise<User> {
-  const email = uniqueEmail("nameless");
-  const reply = await shop.call("POST", "/v2/web/register", { json: { email, password: PASSWORD } });
-  expect(reply.status, reply.text).toBe(200);
-  const me = await shop.call("GET", "/v2/web/user/me", { token: reply.body.token });
-  const user = { id: me.body.user.id as number, email, username: "", token: reply.body.token as string };
-  await topUp(shop, user.id, balance);
-  return user;
-}
+const anonymous = (balance: number) => registerUser(shop, { tag: "nameless", username: null, balance });
 
 const t = (key: MessageKey, params?: Params) => shop.services.catalogs.t("en")(key, params);
 
 describe("gifts by e-mail", () => {
   it("answer the same for a registered and an unknown address; the registered one gets the days, the unknown one a code to redeem after sign-up", async () => {
-    const giver = await register(shop, { tag: "giver", balance: 5000 });
-    const friend = await register(shop, { tag: "friend" });
+    const giver = await registerUser(shop, { tag: "giver", balance: 5000 });
+    const friend = await registerUser(shop, { tag: "friend" });
     const stranger = uniqueEmail("stranger");
 
     const known = await gift(giver, friend.email);
@@ -66,7 +59,7 @@ describe("gifts by e-mail", () => {
     expect(code).toBeDefined();
     expect(invite!.text).toContain(`${TEST_ORIGIN}/en/auth/register`);
     // The stranger signs up and redeems it.
-    const newcomer = await register(shop, { tag: "newcomer" });
+    const newcomer = await registerUser(shop, { tag: "newcomer" });
     const redeemed = await shop.call("POST", "/v2/web/user/gift/redeem", { token: newcomer.token, json: { code } });
     expect(redeemed.status, redeemed.text).toBe(200);
     expect(subscriptionOf(redeemed, GAMES.dota2.id)?.state).toBe("active");
@@ -82,12 +75,12 @@ describe("gifts by e-mail", () => {
 
   it("name a giver without a username as a NOVA user, in the reader's language, never by e-mail", async () => {
     const giver = await anonymous(5000);
-    const friend = await register(shop, { tag: "friend" });
+    const friend = await registerUser(shop, { tag: "friend" });
     const stranger = uniqueEmail("stranger");
     expect((await gift(giver, friend.email)).status).toBe(200);
     expect((await gift(giver, stranger)).status).toBe(200);
     const coded = await shop.call("POST", "/v2/web/user/gift", { token: giver.token, json: { product_id: PRODUCTS.dota2.days7.id } });
-    const taker = await register(shop, { tag: "taker" });
+    const taker = await registerUser(shop, { tag: "taker" });
     expect((await shop.call("POST", "/v2/web/user/gift/redeem", { token: taker.token, json: { code: coded.body.gift.code } })).status).toBe(200);
 
     const someone = t("gift.anonymousGiver");
@@ -103,8 +96,8 @@ describe("gifts by e-mail", () => {
   });
 
   it("share RATE_MAIL_USER with the e-mail change: past 5 an hour, 429 before any money moves; gifts by username are not mail to a typed address", async () => {
-    const giver = await register(shop, { tag: "giver", balance: 10_000 });
-    const friend = await register(shop, { tag: "friend" });
+    const giver = await registerUser(shop, { tag: "giver", balance: 10_000 });
+    const friend = await registerUser(shop, { tag: "friend" });
     for (let i = 0; i < 3; i++) {
       const change = await shop.call("POST", "/v2/web/user/changeEmail", { token: giver.token, json: { email: uniqueEmail("moved") } });
       expect(change.status, change.text).toBe(200);
@@ -125,7 +118,7 @@ describe("gifts by e-mail", () => {
   });
 
   it("refuse a malformed address (400) and the giver's own address in any letter case (400)", async () => {
-    const giver = await register(shop, { tag: "giver", balance: 5000 });
+    const giver = await registerUser(shop, { tag: "giver", balance: 5000 });
     for (const recipient of ["nobody@", "a b@example.com", "x@@example.com"]) {
       const reply = await gift(giver, recipient);
       expect(reply.status, recipient).toBe(400);

@@ -9,12 +9,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "../../core/shared/clock.ts";
 import type { MessageKey, Params } from "../../i18n/translate.ts";
 import { BUILD_DIR, loadBuild } from "../../server/main.ts";
-import { codeIn } from "./accounts-kit.ts";
-import { PASSWORD, register, uniqueEmail, useCommerceShop } from "./commerce-kit.ts";
+import { PASSWORD, codeIn, registerUser, uniqueEmail, useShop } from "../kit/shop.ts";
 
-const shop = useCommerceShop({ smtp: true, pages: true, env: { TRUST_PROXY: "1" } });
+const shop = useShop({ smtp: true, pages: true, clock: systemClock });
 let serial = 0;
 const uniqueIp = () => `10.88.${serial >> 8}.${++serial % 256}`;
 const t = (key: MessageKey, params?: Params) => shop.services.catalogs.t("en")(key, params);
@@ -38,7 +38,7 @@ function form(path: string, fields: Record<string, string>, cookie?: string) {
 
 /** A new user, signed in, with the cookie the pages read. */
 async function newUser(options: { balance?: number } = {}) {
-  const user = await register(shop, { tag: "forms", ip: uniqueIp(), ...options });
+  const user = await registerUser(shop, { tag: "forms", ip: uniqueIp(), ...options });
   return { ...user, cookie: `access_token=${user.token}` };
 }
 

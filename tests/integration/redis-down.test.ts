@@ -9,7 +9,7 @@ import { rateLimits } from "../../db/schema/index.ts";
 import { startJobs } from "../../server/jobs.ts";
 import { startTestApp } from "../kit/app.ts";
 import { freePort, startRedisServer, type TestRedis } from "../kit/redis.ts";
-import { login, registerUser, uniqueIp, useAccountsShop, type Shop } from "./accounts-kit.ts";
+import { login, registerUser, uniqueIp, useShop, type Shop } from "../kit/shop.ts";
 
 // Three failures lock an account (per account and address, and across addresses: the second test
 // fails from many addresses).
@@ -38,7 +38,7 @@ const closedPort = await freePort();
 const redis: TestRedis = await startRedisServer();
 
 describe("REDIS_URL at a closed port", () => {
-  const shop = useAccountsShop({ env: { REDIS_URL: `redis://127.0.0.1:${closedPort}`, ...LIMITS } });
+  const shop = useShop({ env: { REDIS_URL: `redis://127.0.0.1:${closedPort}`, ...LIMITS } });
 
   it("registers, signs in and counts failed sign-ins in PostgreSQL: 401s, then 429 — never a 500", async () => {
     shop.clock.set(new Date());
@@ -63,7 +63,7 @@ describe("REDIS_URL at a closed port", () => {
 
 describe("a Redis that dies mid-run", () => {
   let client: Redis;
-  const shop = useAccountsShop({ env: { REDIS_URL: redis.url, ...LIMITS } });
+  const shop = useShop({ env: { REDIS_URL: redis.url, ...LIMITS } });
   afterAll(async () => {
     client?.disconnect();
     await redis?.stop();

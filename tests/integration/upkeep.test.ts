@@ -6,9 +6,9 @@ import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { mailOutbox, oneTimeCodes, rateLimits, sessions } from "../../db/schema/index.ts";
 import { runJobsOnce } from "../../server/jobs.ts";
-import { ORIGIN, login, mailsTo, registerUser, uniqueEmail, useAccountsShop } from "./accounts-kit.ts";
+import { TEST_ORIGIN, login, mailsTo, registerUser, uniqueEmail, useShop } from "../kit/shop.ts";
 
-const shop = useAccountsShop({ mail: true });
+const shop = useShop({ smtp: true });
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
@@ -44,7 +44,7 @@ describe("purges", () => {
   it("delete spent and expired one-time codes, and keep a live one", async () => {
     const user = await registerUser(shop);
     // A spent one: an SSO ticket turned into a session.
-    const ticket = await shop.call("POST", "/v2/web/sso/ticket", { token: user.token, headers: { origin: ORIGIN } });
+    const ticket = await shop.call("POST", "/v2/web/sso/ticket", { token: user.token, headers: { origin: TEST_ORIGIN } });
     expect(ticket.status).toBe(200);
     await shop.services.accounts.consumeSsoTicket(ticket.body.ticket, { ip: "local", locale: "en" });
     // An expiring one: a reset code (10 minutes).
