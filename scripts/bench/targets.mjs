@@ -12,6 +12,10 @@
 //            says why in the report.
 //   expect   checks of the answer before measuring (status 200 is always required):
 //            { contains?: string[], noSetCookie?: boolean, contentType?: string }
+import { tsImport } from "tsx/esm/api";
+
+/** The demo data by name (db/seed.ts): the demo user and the catalogue's fixed products. */
+const { DEMO } = await tsImport("../../db/seed.ts", import.meta.url);
 
 /**
  * Settings of the bench server (and the baselines' services), on top of the environment. The
@@ -36,7 +40,7 @@ export const GUEST_PAGE_HEADERS = { Cookie: "locale=ru; t=AAAAAAAAAAAAAAAA", Acc
 export const LANDING_TEXTS = ["Играйте увереннее"];
 
 /** The demo user of db/seed.ts (development data; no 2FA). */
-const DEMO_LOGIN = { login: "demo@example.com", password: "demo12345" };
+const DEMO_LOGIN = { login: DEMO.user.email, password: DEMO.user.password };
 
 /**
  * Sign-in costs one Argon2 verification (~60 ms of CPU) on the libuv thread pool. With 50
@@ -58,7 +62,7 @@ const LOGIN_CONNECTIONS = (() => {
 
 export const TRANSACTIONS = 1000;
 const BENCH_PASSWORD = "bench horse battery 42";
-const CHEAP_PRODUCT_ID = 5; // minecraft, 1 day
+const CHEAP_PRODUCT_ID = DEMO.products.minecraft.days1.id;
 const PAGE = 10;
 const PAGE_50_SKIP = 49 * PAGE; // rows before page 50
 const SEED_CONCURRENCY = 4;

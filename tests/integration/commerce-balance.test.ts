@@ -345,7 +345,7 @@ describe("two users", () => {
     const bobSubs = await subscriptionsOf(shop, bob.token);
     expect(bobSubs.body.subscriptions.map((s: { cheat_id: number }) => s.cheat_id)).toEqual([GAMES.minecraft.id]);
     const aliceBefore = subscriptionOf(await subscriptionsOf(shop, alice.token), GAMES.dota2.id)!;
-    // Bob freezing "cheat 1" (Alice's only) acts on his own, missing, subscription.
+    // Bob freezing dota2 (only Alice has it) acts on his own, missing, subscription.
     const freeze = await shop.call("POST", "/v2/web/user/subscriptions/freeze", { token: bob.token, json: { cheat_id: GAMES.dota2.id, user_id: alice.id } });
     expect(freeze.status).toBe(409);
     expect(freeze.body.message).toBe("You have no subscription for this game yet.");

@@ -63,7 +63,7 @@ describe("one input, one check, whichever door", () => {
     const api = await shop.call("POST", "/v2/web/user/gift", { token: user.token, json: { product_id: PRODUCTS.dota2.days1.id, recipient: long } });
     expect(api.status).toBe(400);
     expect(api.body.errors).toEqual({ recipient: "This value is too long." });
-    const form = await post(user, "/en/give/subscription", { intent: "give", product: "1", recipient: long });
+    const form = await post(user, "/en/give/subscription", { intent: "give", product: String(PRODUCTS.dota2.days1.id), recipient: long });
     expect(form.status).toBe(400);
     expect(form.text).toContain("This value is too long.");
     const bad = await post(user, "/en/give/subscription", { intent: "give", product: "1e0" });

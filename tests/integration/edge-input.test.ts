@@ -118,7 +118,7 @@ describe("page forms", () => {
 
   it("refuses a NUL and an id beyond int4 in the signed-in forms with 400", async () => {
     const cookie = await signIn();
-    expect((await form("/en/give/subscription", { intent: "give", product: "1", recipient: NUL }, cookie)).status).toBe(400);
+    expect((await form("/en/give/subscription", { intent: "give", product: String(DEMO.products.dota2.days1.id), recipient: NUL }, cookie)).status).toBe(400);
     const big = await form("/en/give/subscription", { intent: "give", product: "99999999999" }, cookie);
     expect(big.status).toBe(400);
     expect(await big.text()).toContain("This value is not valid.");

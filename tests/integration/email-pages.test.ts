@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessageKey, Params } from "../../i18n/translate.ts";
 import { startTestApp, type TestApp } from "../kit/app.ts";
 import { startSmtpServer, type TestSmtpServer } from "../kit/smtp.ts";
+import { PRODUCTS } from "../kit/shop.ts";
 
 const PASSWORD = "Quartz-Lantern-42";
 const RATE_LIMITED_EN = "Too many attempts. Please wait and try again.";
@@ -159,7 +160,7 @@ describe("the gift page, by e-mail", () => {
     await shop.services.db.transaction((tx) => shop.services.ledger.post(tx, { userId: giver.id, type: "topup", amount: 5000, paid: 5000, source: "system" }, new Date()));
     const recipient = await newUser({ username: `friend_${RUN}` });
     const unknown = uniqueEmail("nobody");
-    const give = (to: string) => form("/en/give/subscription", { intent: "give", product: "2", recipient: to }, giver.cookie);
+    const give = (to: string) => form("/en/give/subscription", { intent: "give", product: String(PRODUCTS.dota2.days7.id), recipient: to }, giver.cookie);
     const [known, stranger] = [await give(recipient.email), await give(unknown)];
     expect(known.status).toBe(200);
     expect(stranger.status).toBe(200);

@@ -14,7 +14,7 @@ import { TEST_ORIGIN } from "../kit/app.ts";
 // The mail limit at its default (the shop kit lifts it for the parallel tests).
 const shop = useShop({ smtp: true, clock: systemClock, env: { RATE_MAIL_USER: "5/1h" } });
 
-const gift = (user: User, recipient: string, productId = 2) => shop.call("POST", "/v2/web/user/gift", { token: user.token, json: { product_id: productId, recipient } });
+const gift = (user: User, recipient: string, productId: number = PRODUCTS.dota2.days7.id) => shop.call("POST", "/v2/web/user/gift", { token: user.token, json: { product_id: productId, recipient } });
 
 async function mailsTo(address: string) {
   await shop.services.background.drain();

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../core/shared/clock.ts";
 import type { MessageKey, Params } from "../../i18n/translate.ts";
 import { BUILD_DIR, loadBuild } from "../../server/main.ts";
-import { PASSWORD, codeIn, registerUser, uniqueEmail, useShop } from "../kit/shop.ts";
+import { PASSWORD, PRODUCTS, codeIn, registerUser, uniqueEmail, useShop } from "../kit/shop.ts";
 
 const shop = useShop({ smtp: true, pages: true, clock: systemClock });
 let serial = 0;
@@ -119,7 +119,7 @@ describe("intents", () => {
     expect(((await me.json()) as { user: { pending_email: string | null } }).user.pending_email).toBeNull();
 
     // The commerce pages' unions likewise.
-    for (const page of ["/en/dota2/profile/subscription", "/en/dota2/profile/balance", "/en/dota2/profile/payment?product=1", "/en/give/subscription"]) {
+    for (const page of ["/en/dota2/profile/subscription", "/en/dota2/profile/balance", `/en/dota2/profile/payment?product=${PRODUCTS.dota2.days1.id}`, "/en/give/subscription"]) {
       expect((await form(page, { intent: "refund-me", amount: "5" }, user.cookie)).status, page).toBe(400);
     }
 
@@ -151,7 +151,7 @@ describe("intents", () => {
 describe("the commerce forms", () => {
   it("mark a refused field the same way, and tell the page the error's code (a balance too small)", async () => {
     const user = await newUser();
-    const give = await form("/en/give/subscription", { intent: "give", product: "1", recipient: "x".repeat(300) }, user.cookie);
+    const give = await form("/en/give/subscription", { intent: "give", product: String(PRODUCTS.dota2.days1.id), recipient: "x".repeat(300) }, user.cookie);
     expect(give.status).toBe(400);
     const page = await give.text();
     expect(attribute(tagOf(page, "give-recipient"), "aria-invalid")).toBe("true");
@@ -160,7 +160,7 @@ describe("the commerce forms", () => {
     // The select keeps the product that was posted.
     expect(page).toMatch(/<option value="1" selected="">/);
 
-    const pay = await form("/en/dota2/profile/payment?product=1", { intent: "balance" }, user.cookie);
+    const pay = await form(`/en/dota2/profile/payment?product=${PRODUCTS.dota2.days1.id}`, { intent: "balance" }, user.cookie);
     expect(pay.status).toBe(409);
     const payment = await pay.text();
     expect(payment).toContain(html(t("errors.insufficient_balance")));
@@ -169,7 +169,7 @@ describe("the commerce forms", () => {
 
   it("reset after a success, so that a second click does not give again", async () => {
     const user = await newUser({ balance: 5000 });
-    const given = await form("/en/give/subscription", { intent: "give", product: "2", recipient: "" }, user.cookie);
+    const given = await form("/en/give/subscription", { intent: "give", product: String(PRODUCTS.dota2.days7.id), recipient: "" }, user.cookie);
     expect(given.status).toBe(200);
     const page = await given.text();
     expect(page).toContain(html(t("gift.give.codeHint")));
@@ -245,7 +245,7 @@ describe("the browser's JavaScript", () => {
       ["/auth/register", undefined],
       ["/es/auth/restore-password", undefined],
       ["/en/dota2/profile/settings", user.cookie],
-      ["/en/dota2/profile/payment?product=1", user.cookie],
+      [`/en/dota2/profile/payment?product=${PRODUCTS.dota2.days1.id}`, user.cookie],
       ["/en/give/subscription", user.cookie],
     ] as const) {
       const res = await shop.request(page, cookie ? { headers: { cookie } } : {});

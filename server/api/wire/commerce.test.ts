@@ -2,6 +2,7 @@
 // becomes exactly the JSON the spec fixes — snake_case names, ISO 8601 strings in UTC, the product
 // snapshot of a transaction as it was stored — and nothing of the core's own naming leaks out.
 import { describe, expect, it } from "vitest";
+import { DEMO } from "../../../db/seed.ts";
 import type { transactions } from "../../../db/schema/index.ts";
 import type { Product } from "../../../core/catalog/index.ts";
 import { toTransaction } from "../../../core/ledger/index.ts";
@@ -22,9 +23,13 @@ import {
 
 const at = (iso: string) => new Date(iso);
 
-const product: Product = { id: 13, cheatId: 1, shoppingArea: "cis", type: "subscription", days: 30, price: 1499, currency: "USD", title: "Dota 2 · 30d" };
+/** Named fixtures of the demo catalogue (db/seed.ts): dota2's 30 days at the CIS price, 14.99. */
+const { dota2, minecraft, cs2 } = DEMO.games;
+const seeded = DEMO.products.dota2Cis.days30;
 
-const stored = { id: 13, cheat_id: 1, type: "subscription", params: { days: 30 }, price: 1499, currency: "USD", title: "Dota 2 · 30d" };
+const product: Product = { id: seeded.id, cheatId: seeded.cheatId, shoppingArea: seeded.area, type: "subscription", days: seeded.days, price: seeded.price, currency: "USD", title: seeded.title };
+
+const stored = { id: seeded.id, cheat_id: dota2.id, type: "subscription", params: { days: 30 }, price: 1499, currency: "USD", title: "Dota 2 · 30d" };
 
 const row: typeof transactions.$inferSelect = {
   id: 42,
@@ -45,7 +50,7 @@ const row: typeof transactions.$inferSelect = {
 };
 
 const active: Subscription = {
-  cheatId: 1,
+  cheatId: dota2.id,
   expiresAt: at("2026-04-14T17:30:05.000Z"),
   frozenLength: 0,
   nextFreezeAt: at("2026-03-20T00:00:00.000Z"),
@@ -67,7 +72,7 @@ function keysOf(value: unknown): string[] {
 
 describe("the commerce wire format", () => {
   it("a product: its days under params, its area as shopping_area", () => {
-    expect(productDto(product)).toEqual({ id: 13, cheat_id: 1, shopping_area: "cis", type: "subscription", params: { days: 30 }, price: 1499, currency: "USD", title: "Dota 2 · 30d" });
+    expect(productDto(product)).toEqual({ id: seeded.id, cheat_id: dota2.id, shopping_area: "cis", type: "subscription", params: { days: 30 }, price: 1499, currency: "USD", title: "Dota 2 · 30d" });
   });
 
   it("a transaction: created_at in ISO, the stored product snapshot as it was stored, the first as product and product_id", () => {
@@ -82,7 +87,7 @@ describe("the commerce wire format", () => {
       source: "balance",
       created_at: "2026-03-15T17:30:05.123Z",
       products: [stored],
-      product_id: 13,
+      product_id: seeded.id,
       product: stored,
     });
     // Nothing the user must not see (balance_after, references, owed) is in it.
@@ -92,7 +97,7 @@ describe("the commerce wire format", () => {
 
   it("a subscription: the spec's names (frozen_length, next_froze_date, unfrozen_date) and null dates as null", () => {
     expect(subscriptionDto(active)).toEqual({
-      cheat_id: 1,
+      cheat_id: dota2.id,
       expires_at: "2026-04-14T17:30:05.000Z",
       frozen_length: 0,
       next_froze_date: "2026-03-20T00:00:00.000Z",
@@ -115,8 +120,8 @@ describe("the commerce wire format", () => {
       balance: 501,
       transaction: transactionDto(transaction),
     });
-    const gift = { code: "ABCDEFGHJKLM", cheatId: 2, days: 7, recipient: null, redeemed: false, delivered: false };
-    expect(giftDto(gift)).toEqual({ code: "ABCDEFGHJKLM", cheat_id: 2, days: 7, recipient: null, redeemed: false, delivered: false });
+    const gift = { code: "ABCDEFGHJKLM", cheatId: minecraft.id, days: 7, recipient: null, redeemed: false, delivered: false };
+    expect(giftDto(gift)).toEqual({ code: "ABCDEFGHJKLM", cheat_id: minecraft.id, days: 7, recipient: null, redeemed: false, delivered: false });
     expect(giftResultDto({ gift, balance: 1, transaction })).toEqual({ gift: giftDto(gift), balance: 1, transaction: transactionDto(transaction) });
     expect(redeemDto({ subscriptions: [active], gift })).toEqual({ subscriptions: [subscriptionDto(active)] });
     expect(createdOrderDto({ orderId: "5O190127TN364715T", approveUrl: "https://www.paypal.com/checkoutnow?token=5O190127TN364715T" })).toEqual({
@@ -127,8 +132,8 @@ describe("the commerce wire format", () => {
 
   it("statistics and the referral summary", () => {
     expect(
-      cheatStatisticsDto({ cheatId: 3, totalDays: 37, totalSpent: 2798, purchases: 2, freezes: 1, activeSince: at("2026-01-01T00:00:00.000Z"), expiresAt: null }),
-    ).toEqual({ cheat_id: 3, total_days: 37, total_spent: 2798, purchases: 2, freezes: 1, active_since: "2026-01-01T00:00:00.000Z", expires_at: null });
+      cheatStatisticsDto({ cheatId: cs2.id, totalDays: 37, totalSpent: 2798, purchases: 2, freezes: 1, activeSince: at("2026-01-01T00:00:00.000Z"), expiresAt: null }),
+    ).toEqual({ cheat_id: cs2.id, total_days: 37, total_spent: 2798, purchases: 2, freezes: 1, active_since: "2026-01-01T00:00:00.000Z", expires_at: null });
     expect(transactionStatisticsDto({ count: 3, totalSpent: 998, totalToppedUp: 2000, byMonth: [{ month: "2026-03", spent: 998, toppedUp: 2000 }] })).toEqual({
       count: 3,
       total_spent: 998,
@@ -149,7 +154,7 @@ describe("the commerce wire format", () => {
     const answers = [
       productDto(product),
       purchaseDto({ subscriptions: [active], balance: 501, transaction }),
-      cheatStatisticsDto({ cheatId: 3, totalDays: 1, totalSpent: 1, purchases: 1, freezes: 0, activeSince: at("2026-01-01T00:00:00.000Z"), expiresAt: at("2026-01-02T00:00:00.000Z") }),
+      cheatStatisticsDto({ cheatId: cs2.id, totalDays: 1, totalSpent: 1, purchases: 1, freezes: 0, activeSince: at("2026-01-01T00:00:00.000Z"), expiresAt: at("2026-01-02T00:00:00.000Z") }),
       transactionStatisticsDto({ count: 1, totalSpent: 1, totalToppedUp: 0, byMonth: [{ month: "2026-01", spent: 1, toppedUp: 0 }] }),
     ];
     for (const answer of answers) {
