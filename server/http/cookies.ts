@@ -2,7 +2,8 @@
 // and the node:http fast path. Reading is Hono's parser (hono/utils/cookie, what `getCookie` runs),
 // so every door agrees on a quoted value, a repeated name or a bad encoding. Writing is our own
 // small serializer: Hono's refuses a Max-Age over 400 days (RFC 6265bis), while the visitor id `t`
-// lives about three years (docs/product/routes.md#cookies; browsers may cap it).
+// lives about three years (docs/product/routes.md#cookies; browsers may cap it). The tests read the
+// cookies an answer sets through the same parser (tests/kit/shop.ts `cookiesSet`).
 import { parse } from "hono/utils/cookie";
 import { SESSION_SECONDS } from "../../core/sessions/index.ts";
 import { hasControlCharacters } from "./input.ts";

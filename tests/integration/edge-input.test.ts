@@ -8,6 +8,7 @@ import { createHttpServer } from "../../server/main.ts";
 import { TEST_ORIGIN, useTestApp } from "../kit/app.ts";
 import { startTestApp } from "../kit/app.ts";
 import { DEMO } from "../../db/seed.ts";
+import { cookieHeader } from "../kit/shop.ts";
 
 const shop = useTestApp({ env: { TRUST_PROXY: "1" } });
 
@@ -104,7 +105,7 @@ describe("page forms", () => {
   const signIn = async () => {
     const res = await form("/en/auth", { intent: "password", login: "demo@example.com", password: "demo12345" });
     expect(res.status).toBe(302);
-    return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    return cookieHeader(res);
   };
 
   it.each([

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { products } from "../../db/schema/index.ts";
 import { TEST_ORIGIN, useTestApp } from "../kit/app.ts";
+import { setCookie } from "../kit/shop.ts";
 
 // The country header is trusted here as behind a CDN that sets it (issue 7, point 11).
 const shop = useTestApp({ env: { COUNTRY_HEADER_TRUSTED: "1" } });
@@ -19,8 +20,6 @@ const LANGS: [string, string][] = [
   ["/id", "id"],
 ];
 
-const cookieNamed = (res: Response, name: string) =>
-  res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
 
 describe("languages and storefront pages", () => {
   it.each(LANGS)("%s answers 200 with <html lang=%s>, canonical and hreflang alternates", async (path, lang) => {
@@ -98,20 +97,20 @@ describe("root language detection and cookies", () => {
 
   it("sets the visitor cookie t (16 alphanumerics, ~3 years) and the locale cookie on a page view", async () => {
     const res = await shop.request("/en/presentation");
-    const t = cookieNamed(res, "t");
+    const t = setCookie(res, "t");
     expect(t).toMatch(/^t=[A-Za-z0-9]{16};/);
     expect(t).toContain(`Max-Age=${3 * 365 * 24 * 3600}`);
-    expect(cookieNamed(res, "locale")).toMatch(/^locale=en;.*Max-Age=31536000/);
+    expect(setCookie(res, "locale")).toMatch(/^locale=en;.*Max-Age=31536000/);
     const again = await shop.request("/en/presentation", { headers: { cookie: "t=AAAAbbbbCCCCdddd; locale=en" } });
-    expect(cookieNamed(again, "t")).toBeUndefined();
-    expect(cookieNamed(again, "locale")).toBeUndefined();
+    expect(setCookie(again, "t")).toBeUndefined();
+    expect(setCookie(again, "locale")).toBeUndefined();
   });
 
   it("saves ?r= in the referrer cookie for 336 hours and removes it from the URL", async () => {
     const res = await shop.request("/en/minecraft?r=FRIEND42&utm=x");
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/en/minecraft?utm=x");
-    expect(cookieNamed(res, "referrer")).toMatch(/^referrer=FRIEND42;.*Max-Age=1209600/);
+    expect(setCookie(res, "referrer")).toMatch(/^referrer=FRIEND42;.*Max-Age=1209600/);
   });
 });
 

@@ -4,6 +4,7 @@
 // two-factor codes, and ledger checks read straight from the database.
 import { randomBytes } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
+import { parse } from "hono/utils/cookie";
 import { afterAll, beforeAll, expect } from "vitest";
 import { transactions, users } from "../../db/schema/index.ts";
 import { DEMO } from "../../db/seed.ts";
@@ -33,8 +34,6 @@ export type Reply = {
   body: any;
   text: string;
   headers: Headers;
-  /** The Set-Cookie headers, one per cookie. */
-  cookies: string[];
 };
 
 export type CallOptions = {
@@ -153,7 +152,7 @@ export function useShop(options: ShopOptions = {}): Shop {
     } catch {
       parsed = undefined;
     }
-    return { status: res.status, body: parsed, text, headers: res.headers, cookies: res.headers.getSetCookie() };
+    return { status: res.status, body: parsed, text, headers: res.headers };
   };
 
   return new Proxy(holder, {
@@ -251,10 +250,34 @@ export async function meStatus(shop: Shop, token: string): Promise<number> {
 }
 
 // ---- cookies ----
+// Read with Hono's parser, the one the server reads a Cookie header with (server/http/cookies.ts).
 
-/** The Set-Cookie header of one cookie, if the reply set it. */
-export function setCookie(reply: Reply, name: string): string | undefined {
-  return reply.cookies.find((c) => c.startsWith(`${name}=`));
+type Answer = { headers: Headers };
+export type CookieSet = { name: string; value: string; line: string };
+
+/** The cookies an answer sets, in order: each name, its value (decoded) and its whole Set-Cookie line. */
+export function cookiesSet(answer: Answer): CookieSet[] {
+  return answer.headers.getSetCookie().flatMap((line) => {
+    const pair = Object.entries(parse(line.split(";", 1)[0]!))[0];
+    return pair ? [{ name: pair[0], value: pair[1], line }] : [];
+  });
+}
+
+/** The Set-Cookie line of one cookie, if the answer sets it. */
+export function setCookie(answer: Answer, name: string): string | undefined {
+  return cookiesSet(answer).find((c) => c.name === name)?.line;
+}
+
+/** The value an answer gives a cookie: undefined when it does not set it, "" when it clears it. */
+export function cookieSetTo(answer: Answer, name: string): string | undefined {
+  return cookiesSet(answer).find((c) => c.name === name)?.value;
+}
+
+/** A Cookie header that sends back every cookie the answer set, as it set them. */
+export function cookieHeader(answer: Answer): string {
+  return cookiesSet(answer)
+    .map((c) => `${c.name}=${encodeURIComponent(c.value)}`)
+    .join("; ");
 }
 
 // ---- mails ----
