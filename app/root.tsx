@@ -25,11 +25,13 @@ export function links() {
   ];
 }
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ context, request }: Route.LoaderArgs) {
   const { locale, path, services, auth } = context;
   return {
     locale,
     path,
+    /** The page's query ("?product=3"), which the language switcher keeps; "" for none. */
+    search: new URL(request.url).search,
     signedIn: Boolean(auth),
     publicUrl: services.settings.PUBLIC_URL,
     i18nUrl: services.catalogs.url(locale),

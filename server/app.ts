@@ -139,7 +139,7 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
 
   if (!options.build) return app;
   const pages = pageHandler(services, options.build);
-  app.use("*", visitor({ secure: settings.secureCookies }));
+  app.use("*", visitor({ secure: settings.secureCookies, localeHosts: settings.LOCALE_HOSTS }));
   app.all("*", (c) => pages(c));
   return Object.assign(app, { pages });
 }

@@ -5,7 +5,7 @@
 // gives it; anything else (a miss, a request with credentials, a query string, the first visit to
 // "/") goes on to the app.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { splitLocale } from "../i18n/locales.ts";
+import { DEFAULT_LOCALE, splitLocale } from "../i18n/locales.ts";
 import { carriesCredentials, cookieValue } from "./http/cookies.ts";
 import { pageViewCookies } from "./middleware/visitor.ts";
 import { requestIdOf, shoppingAreaResolver } from "./middleware/request-info.ts";
@@ -37,8 +37,9 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     // The same rule as the page handler's: credentials of any kind go to the app.
     if (carriesCredentials(cookies, req.headers.authorization)) return false;
     const localeCookie = cookieValue(cookies, "locale");
-    // The first visit to "/" may be redirected to the browser's language: the app decides.
-    if (url === "/" && !localeCookie) return false;
+    // "/" is Russian only for a visitor who chose it (docs/product/routes.md#language-detection):
+    // anyone else may be sent to their language by host or browser, which the app decides.
+    if (url === "/" && localeCookie !== DEFAULT_LOCALE) return false;
     const started = performance.now();
     const page = lookup(url, shoppingArea((name) => req.headers[name]));
     if (!page) return false;

@@ -5,6 +5,7 @@
 // (a session cookie, an Authorization header) neither gets a cached page nor stores the page it
 // got, and a page rendered for a signed-in visitor is never stored, however the request looked
 // (issue 7). Pages honour the cookie only (middleware/session.ts).
+import { STATUS_CODES } from "node:http";
 import type { Context } from "hono";
 import { createRequestHandler, data, type ServerBuild } from "react-router";
 import type { HonoEnv, RequestInfo } from "./context.ts";
@@ -71,6 +72,12 @@ export function withWriteLimit(build: ServerBuild): ServerBuild {
   return { ...build, routes };
 }
 
+/** What a crawler gets instead of an error screen: the status in a line of text ("404 Page Not Found: /x"). */
+export function crawlerAnswer(status: number, pathname: string): Response {
+  const text = status === 404 ? `404 Page Not Found: ${pathname}` : `${status} ${STATUS_CODES[status] ?? "Error"}`;
+  return new Response(`${text}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" } });
+}
+
 export function pageHandler(services: Services, build: ServerBuild) {
   const { settings, catalog } = services;
   // Development mode shows error details in pages: only where the conveniences are (docs/product/operations.md#production-safety).
@@ -131,8 +138,9 @@ export function pageHandler(services: Services, build: ServerBuild) {
     const response = withCsp(await handle(c.req.raw, context));
     for (const [name, value] of context.responseHeaders) if (!response.headers.has(name)) response.headers.set(name, value);
     if (info.isBot && response.status >= 400 && c.req.method === "GET" && !url.pathname.endsWith(".data")) {
-      // Crawlers get the status, not the error screen (docs/product/routes.md#not-found-and-error-screens); form answers are not error screens.
-      return new Response(null, { status: response.status, headers: { "Cache-Control": "no-store" } });
+      // Crawlers get the status, not the error screen (docs/product/routes.md#not-found-and-error-screens): a short text
+      // that names it, never an empty body. Form answers are not error screens.
+      return crawlerAnswer(response.status, url.pathname);
     }
     // The render must have been a guest's too: only then is it the same page for everyone.
     if (cacheable && info.auth === null && response.status === 200 && !response.headers.has("set-cookie")) {

@@ -2,7 +2,7 @@
 // public pages, and the language switcher.
 import { NavLink } from "react-router";
 import type { ReactNode } from "react";
-import { LOCALE_NAMES, LOCALES, LANG_TAG, localePath } from "../../i18n/locales.ts";
+import { LOCALE_NAMES, LOCALES, LANG_TAG, localePath, type Locale } from "../../i18n/locales.ts";
 import { useRootData } from "../root.tsx";
 import { useLocale, useT } from "../lib/i18n.tsx";
 import { useHref } from "../lib/paths.ts";
@@ -56,12 +56,18 @@ export function SiteHeader({ signedIn: forced }: { signedIn?: boolean } = {}) {
   );
 }
 
-/** Links to this page in every language; a full page load, since messages change. */
+/**
+ * Links to this page in every language, its query kept (`?product=`, `?redirectTo=`); a full page
+ * load, since messages change. Each link sets the `locale` cookie on the way
+ * (docs/product/routes.md#language-detection), so that choosing Русский sticks at "/" too.
+ */
 export function LanguageSwitcher() {
   const t = useT();
   const locale = useLocale();
   // The root's data is there on every page; "/" only if the root loader itself failed.
-  const path = useRootData()?.path ?? "/";
+  const root = useRootData();
+  const path = root?.path ?? "/";
+  const search = root?.search ?? "";
   return (
     <details className="lang-switcher">
       {/* The name includes the visible code ("RU"), so voice control users can say what they see. */}
@@ -72,7 +78,7 @@ export function LanguageSwitcher() {
       <ul>
         {LOCALES.map((l) => (
           <li key={l}>
-            <a href={localePath(l, path)} hrefLang={LANG_TAG[l]} lang={LANG_TAG[l]} aria-current={l === locale ? "true" : undefined}>
+            <a href={switchHref(l, path, search)} hrefLang={LANG_TAG[l]} lang={LANG_TAG[l]} aria-current={l === locale ? "true" : undefined}>
               {LOCALE_NAMES[l]}
             </a>
           </li>
@@ -80,6 +86,14 @@ export function LanguageSwitcher() {
       </ul>
     </details>
   );
+}
+
+/** The switcher's link to `path` in `locale`: the page's query, then `locale=` (which the server turns into the cookie). */
+export function switchHref(locale: Locale, path: string, search: string): string {
+  const query = new URLSearchParams(search);
+  query.delete("locale");
+  query.append("locale", locale);
+  return `${localePath(locale, path)}?${query}`;
 }
 
 export function SiteFooter() {
