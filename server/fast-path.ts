@@ -2,8 +2,8 @@
 // same HTML for everyone of a locale and shopping area; building a Request, a Response and a
 // stream around a stored buffer cost 8× the CPU of sending it (npm run bench). So a hit is
 // answered here, on node:http, with the same headers, cookies, trace id and log line the Hono path
-// gives it; anything else (a miss, a request with credentials, a query string, the first visit to
-// "/") goes on to the app.
+// gives it; anything else (a miss, a request with credentials, a query string, a visit to "/" that
+// may be sent to another language, a path a route rule redirects) goes on to the app.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DEFAULT_LOCALE, splitLocale } from "../i18n/locales.ts";
 import { carriesCredentials, cookieValue } from "./http/cookies.ts";
@@ -40,6 +40,10 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     // "/" is Russian only for a visitor who chose it (docs/product/routes.md#language-detection):
     // anyone else may be sent to their language by host or browser, which the app decides.
     if (url === "/" && localeCookie !== DEFAULT_LOCALE) return false;
+    // Route rules come first (docs/product/routes.md#route-rules): a path a rule redirects, or
+    // any path while the table is being read again after a change, is the app's to answer.
+    const rules = services.routeRules.cached();
+    if (!rules || rules.match(url)) return false;
     const started = performance.now();
     const page = lookup(url, shoppingArea((name) => req.headers[name]));
     if (!page) return false;

@@ -84,6 +84,9 @@ export function pageHandler(services: Services, build: ServerBuild) {
   const handle = createRequestHandler(withWriteLimit(build), settings.devConveniences ? "development" : "production");
   const cache = new PageCache(settings.PAGE_CACHE_ENTRIES);
   catalog.onChange(() => cache.clear());
+  // A rule may now redirect a page that is cached: the fast path consults the rules first anyway,
+  // but a changed table drops the pages too, as a catalogue change does (docs/product/routes.md#route-rules).
+  services.routeRules.onChange(() => cache.clear());
   const cacheControl = "no-cache";
   // The reCAPTCHA widget loads its script (RECAPTCHA_SCRIPT_URL) and frames, only when a site key
   // is set. A page with the widget that does not hydrate loads the script itself (the render says
