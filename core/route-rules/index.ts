@@ -44,7 +44,8 @@ function isLocalTarget(value: string): boolean {
 }
 
 function isAbsoluteTarget(value: string): boolean {
-  if (value.length > MAX_LENGTH || /[\s\x00-\x1f\x7f]/.test(value) || !URL.canParse(value)) return false;
+  // Printable ASCII only (an international host in its xn-- form).
+  if (value.length > MAX_LENGTH || !/^[\x21-\x7e]+$/.test(value) || !URL.canParse(value)) return false;
   const url = new URL(value);
   return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
 }
