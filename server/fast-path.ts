@@ -10,7 +10,7 @@ import { carriesCredentials, cookieValue } from "./http/cookies.ts";
 import { pageViewCookies } from "./middleware/visitor.ts";
 import { requestIdOf, shoppingAreaResolver } from "./middleware/request-info.ts";
 import { securityHeaderList } from "./middleware/security-headers.ts";
-import type { CachedPage } from "./pages.ts";
+import { isPrefetch, PREFETCH_CACHE_CONTROL, type CachedPage } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 export function pageCacheFastPath(services: Services, lookup: (pathname: string, area: string) => CachedPage | undefined) {
@@ -52,8 +52,10 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     const requestId = requestIdOf(typeof incomingId === "string" ? incomingId : undefined);
     const { locale } = splitLocale(url);
     const setCookies = pageViewCookies({ t: cookieValue(cookies, "t"), locale: localeCookie }, locale, page.status, settings.secureCookies);
+    const prefetch = isPrefetch(req.headers["sec-purpose"] ?? req.headers["purpose"]);
     res.writeHead(page.status, {
       ...headers,
+      ...(prefetch ? { "cache-control": PREFETCH_CACHE_CONTROL, vary: "Cookie" } : {}),
       "X-Request-Id": requestId,
       "Content-Length": String(body.length),
       ...(setCookies.length ? { "Set-Cookie": setCookies } : {}),

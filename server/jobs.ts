@@ -19,7 +19,7 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
     const game = catalog.gameName(item.cheatId);
     await notifications.create(item.userId, "subscription_expiring", { game, date: item.expiresAt.toISOString() });
     await mailer
-      .send({ to: item.owner.email, locale: item.owner.locale as Locale, template: "subscription_expiring", params: { game, date: item.expiresAt } })
+      .send({ to: item.owner.email, locale: item.owner.locale as Locale, template: "subscription_expiring", params: { game, date: item.expiresAt, timeZone: item.owner.timeZone ?? undefined } })
       .catch((err: unknown) => services.logger.error({ err }, "expiry mail failed"));
   }
   // Referral rewards held for REFERRAL_HOLD_DAYS (docs/product/money.md#referrals).

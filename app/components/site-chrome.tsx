@@ -29,13 +29,14 @@ export function SiteHeader({ signedIn: forced }: { signedIn?: boolean } = {}) {
       <div className="container header-row">
         <Logo />
         <nav className="main-nav" aria-label={t("nav.label")}>
-          <NavLink to={href("/")} end>
+          {/* data-prefetch: likely next pages, fetched ahead (docs/product/routes.md#prefetch). */}
+          <NavLink to={href("/")} end data-prefetch>
             {t("nav.home")}
           </NavLink>
-          <NavLink to={href("/presentation")}>{t("nav.presentation")}</NavLink>
-          <NavLink to={href("/dota2")} end>Dota 2</NavLink>
-          <NavLink to={href("/cs2")} end>CS2</NavLink>
-          <NavLink to={href("/minecraft")} end>Minecraft</NavLink>
+          <NavLink to={href("/presentation")} data-prefetch>{t("nav.presentation")}</NavLink>
+          <NavLink to={href("/dota2")} end data-prefetch>Dota 2</NavLink>
+          <NavLink to={href("/cs2")} end data-prefetch>CS2</NavLink>
+          <NavLink to={href("/minecraft")} end data-prefetch>Minecraft</NavLink>
         </nav>
         <div className="header-actions">
           <LanguageSwitcher />

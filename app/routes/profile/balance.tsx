@@ -12,7 +12,8 @@ import { Field, PageForm, replyTo, usePageForm } from "../../components/page-for
 import { notificationForStatus, useNotifications } from "../../components/notifications.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
-import { formatDate, formatMoney } from "../../../i18n/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
+import { useFormatDate } from "../../lib/dates.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { readSubmission, refuse } from "../../lib/forms.server.ts";
@@ -236,6 +237,7 @@ function statusText(t: Translate, status: string): string {
 }
 
 function TransactionTable({ rows }: { rows: Row[] }) {
+  const formatDate = useFormatDate();
   const t = useT();
   const locale = useLocale();
   return (
