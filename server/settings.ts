@@ -130,6 +130,15 @@ export const SettingsSchema = z
       .optional()
       .transform((v) => v || undefined)
       .refine((v) => v === undefined || /^[^\s@]+@[^\s@]+$/.test(v), "must be an e-mail address"),
+    /** The seller named on every receipt (docs/product/money.md#receipts). */
+    SELLER_NAME: z.string().trim().min(1).max(200).default("NOVA"),
+    /** The seller's postal address on receipts; unset: none is printed. */
+    SELLER_ADDRESS: z
+      .string()
+      .trim()
+      .max(500)
+      .optional()
+      .transform((v) => v || undefined),
     FREEZE_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     FREEZE_COOLDOWN_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
     TOPUP_MIN: z.coerce.number().int().min(1).default(100),
