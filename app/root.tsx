@@ -29,15 +29,18 @@ export function links() {
   ];
 }
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  const { locale, path, services, auth } = context;
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { locale, path, services, auth, t } = context;
   // Times in the visitor's zone (docs/product/routes.md#dates-and-amounts): the `tz` cookie, else
   // the one stored on the account; UTC until known. A guest's page is the same for every guest (the
   // page cache), so it speaks UTC.
   const tz = readCookie(request, "tz");
   const timeZone = auth ? (isTimeZone(tz) ? tz : (auth.user.timeZone ?? "UTC")) : "UTC";
+  // The header's inbox (docs/product/accounts.md#notifications): never fails the page.
+  const inbox = auth ? await services.notifications.inbox(auth.user.id, t).catch((err: unknown) => (services.logger.error({ err }, "inbox failed"), null)) : null;
   return {
     timeZone,
+    inbox,
     locale,
     path,
     /** The page's query ("?product=3"), which the language switcher keeps; "" for none. */

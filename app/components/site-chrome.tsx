@@ -8,6 +8,7 @@ import { useLocale, useT } from "../lib/i18n.tsx";
 import { useHref } from "../lib/paths.ts";
 import { Logo } from "./brand.tsx";
 import { NotificationsProvider } from "./notifications.tsx";
+import { Inbox } from "./inbox.tsx";
 import { Icon } from "./ui/icons.tsx";
 
 /** A layout's frame: its class (`layout-{kind}`) and notifications for the page inside. */
@@ -40,6 +41,7 @@ export function SiteHeader({ signedIn: forced }: { signedIn?: boolean } = {}) {
         </nav>
         <div className="header-actions">
           <LanguageSwitcher />
+          {signedIn && <Inbox />}
           {signedIn ? (
             <a className="btn btn-secondary btn-small" href={href("/profile")}>
               <Icon name="user" size={16} />
