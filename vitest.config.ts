@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: "pglite",
-          include: ["core/**/*.test.ts", "server/**/*.test.ts", "i18n/**/*.test.ts", "db/**/*.test.ts", "scripts/**/*.test.ts", ...integration],
+          include: ["core/**/*.test.ts", "server/**/*.test.ts", "app/**/*.test.ts", "i18n/**/*.test.ts", "db/**/*.test.ts", "scripts/**/*.test.ts", ...integration],
           env: { TEST_DATABASE: "pglite" },
           testTimeout: 30_000,
           hookTimeout: 60_000,

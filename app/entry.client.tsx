@@ -6,6 +6,10 @@ import { HydratedRouter } from "react-router/dom";
 import { isLocale, DEFAULT_LOCALE } from "../i18n/locales.ts";
 import type { CompiledCatalog } from "../i18n/translate.ts";
 import { I18nProvider } from "./lib/i18n.tsx";
+import { watchChallenges } from "./lib/antibot.ts";
+
+// A 403 anti-bot challenge on any call of the page reloads it, at most once in 10 s (spec 8).
+watchChallenges(window);
 
 async function start() {
   const root = document.documentElement;

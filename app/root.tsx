@@ -2,6 +2,7 @@
 // preload, and the error screens (docs/product/routes.md#not-found-and-error-screens).
 import {
   isRouteErrorResponse,
+  UNSAFE_FrameworkContext,
   Links,
   Meta,
   Outlet,
@@ -11,8 +12,11 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
-import type { ReactNode } from "react";
+import { useContext, type ReactNode } from "react";
 import { LANG_TAG, LOCALES, localePath } from "../i18n/locales.ts";
+import { isTimeZone } from "../i18n/format.ts";
+import { PAGE_SCRIPTS } from "../server/http/page-scripts.ts";
+import { readCookie } from "./lib/guards.server.ts";
 import { useLangTag, useLocale, useT } from "./lib/i18n.tsx";
 import { NotFoundScreen, ErrorScreen } from "./components/error-screens.tsx";
 import stylesheet from "./styles/app.css?url";
@@ -25,11 +29,22 @@ export function links() {
   ];
 }
 
-export function loader({ context }: Route.LoaderArgs) {
-  const { locale, path, services, auth } = context;
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { locale, path, services, auth, t } = context;
+  // Times in the visitor's zone (docs/product/routes.md#dates-and-amounts): the `tz` cookie, else
+  // the one stored on the account; UTC until known. A guest's page is the same for every guest (the
+  // page cache), so it speaks UTC.
+  const tz = readCookie(request, "tz");
+  const timeZone = auth ? (isTimeZone(tz) ? tz : (auth.user.timeZone ?? "UTC")) : "UTC";
+  // The header's inbox (docs/product/accounts.md#notifications): never fails the page.
+  const inbox = auth ? await services.notifications.inbox(auth.user.id, t).catch((err: unknown) => (services.logger.error({ err }, "inbox failed"), null)) : null;
   return {
+    timeZone,
+    inbox,
     locale,
     path,
+    /** The page's query ("?product=3"), which the language switcher keeps; "" for none. */
+    search: new URL(request.url).search,
     signedIn: Boolean(auth),
     publicUrl: services.settings.PUBLIC_URL,
     i18nUrl: services.catalogs.url(locale),
@@ -61,6 +76,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="dark" />
         <Meta />
+        <PageScript name="timeZone" />
         {data && <Alternates path={data.path} publicUrl={data.publicUrl} />}
         {data && hydrate && (
           <link rel="preload" as="fetch" crossOrigin="anonymous" href={data.i18nUrl} id="i18n-messages" />
@@ -71,9 +87,19 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
         {hydrate && <ScrollRestoration />}
         {hydrate && <Scripts />}
+        <PageScript name="prefetch" />
       </body>
     </html>
   );
+}
+
+/**
+ * One of the inline scripts every page carries (server/http/page-scripts.ts), with this render's
+ * marker so that its hash goes into the page's CSP (docs/decisions/0002-csp-by-hash.md).
+ */
+function PageScript({ name }: { name: keyof typeof PAGE_SCRIPTS }) {
+  const nonce = useContext(UNSAFE_FrameworkContext)?.nonce;
+  return <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: PAGE_SCRIPTS[name] }} />;
 }
 
 function Alternates({ path, publicUrl }: { path: string; publicUrl: string }) {

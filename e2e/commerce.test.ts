@@ -11,7 +11,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { compileCatalog } from "../i18n/catalogs.ts";
-import { formatMoney } from "../i18n/format.ts";
+import { formatDate, formatMoney } from "../i18n/format.ts";
 import { LANG_TAG } from "../i18n/locales.ts";
 import { createTranslate } from "../i18n/translate.ts";
 import { screenshot, useBrowser } from "./fixtures/browser.ts";
@@ -34,30 +34,34 @@ const TOPUP = 30;
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-const pad = (n: number) => String(n).padStart(2, "0");
-/** dd.MM.yyyy HH:mm in UTC, as the pages show dates. */
-function shownDate(ms: number): string {
-  const d = new Date(ms);
-  return `${pad(d.getUTCDate())}.${pad(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
-}
-/** The instant (the start of its minute) of a shown dd.MM.yyyy HH:mm. */
-function parseShown(text: string): number {
-  const m = /^(\d{2})\.(\d{2})\.(\d{4}) (\d{2}):(\d{2})$/.exec(text.trim());
-  if (!m) throw new Error(`not a dd.MM.yyyy HH:mm date: ${JSON.stringify(text)}`);
-  return Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1]), Number(m[4]), Number(m[5]));
-}
-/** A shown date must name the minute of some instant in [from, to]. */
-function expectShownBetween(text: string, from: number, to: number, what: string) {
-  const at = parseShown(text);
-  expect(at, `${what}: ${text} is not between ${shownDate(from)} and ${shownDate(to)}`).toBeGreaterThanOrEqual(Math.floor(from / MINUTE) * MINUTE);
-  expect(at, `${what}: ${text} is not between ${shownDate(from)} and ${shownDate(to)}`).toBeLessThanOrEqual(to);
-}
+/**
+ * The buyer's time zone: the browser's, which the page's script writes into the `tz` cookie, so the
+ * pages show times there with the zone's short name (docs/product/routes.md#dates-and-amounts).
+ * The English journey runs in Tokyo (no summer time: a fixed offset), the Russian one in UTC.
+ */
+const ZONES = { ru: { id: "UTC", offset: 0 }, en: { id: "Asia/Tokyo", offset: 9 * 3_600_000 } } as const;
 
 describe.each([
   { locale: "ru" as const, prefix: "", buyer: "demo" as const },
   { locale: "en" as const, prefix: "/en", buyer: "new" as const },
 ])("commerce journey ($locale, $buyer user)", ({ locale, prefix, buyer }) => {
   const t = catalog(locale);
+  const zone = ZONES[locale];
+  /** dd.MM.yyyy HH:mm and the zone's name, as the pages show dates in the buyer's zone. */
+  const shownDate = (ms: number) => formatDate(new Date(ms), { timeZone: zone.id, locale });
+  /** The instant (the start of its minute) of a shown date, which must name the buyer's zone. */
+  function parseShown(text: string): number {
+    const m = /^(\d{2})\.(\d{2})\.(\d{4}) (\d{2}):(\d{2}) (\S+)$/.exec(text.trim());
+    if (!m) throw new Error(`not a dd.MM.yyyy HH:mm date with its zone: ${JSON.stringify(text)}`);
+    expect(m[6], `the zone of ${text}`).toBe(shownDate(0).split(" ")[2]);
+    return Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1]), Number(m[4]), Number(m[5])) - zone.offset;
+  }
+  /** A shown date must name the minute of some instant in [from, to]. */
+  function expectShownBetween(text: string, from: number, to: number, what: string) {
+    const at = parseShown(text);
+    expect(at, `${what}: ${text} is not between ${shownDate(from)} and ${shownDate(to)}`).toBeGreaterThanOrEqual(Math.floor(from / MINUTE) * MINUTE);
+    expect(at, `${what}: ${text} is not between ${shownDate(from)} and ${shownDate(to)}`).toBeLessThanOrEqual(to);
+  }
   /** Messages with parameters (ICU: plurals), formatted as the pages format them. */
   const tr = createTranslate(compileCatalog(locale), locale);
   const days = (count: number) => tr("plural.days", { count });
@@ -105,7 +109,7 @@ describe.each([
   }
 
   test("top up with the demo provider, buy 30 days, freeze and unfreeze, give 7 days", async () => {
-    const page = await session.newPage({ allowConsoleErrors: [/status of 4\d\d/] });
+    const page = await session.newPage({ allowConsoleErrors: [/status of 4\d\d/], timezoneId: zone.id });
 
     // 1. Sign in (the demo user) or register (a new user).
     if (buyer === "demo") {

@@ -12,8 +12,8 @@ import type { Compiled } from "./translate.ts";
 export type ProblemKind = "keys" | "syntax" | "arguments" | "plural" | "empty" | "untranslated";
 export type Problem = { kind: ProblemKind; locale: Locale; key?: string; message: string };
 
-/** Strings that are the same in every language: brand and game names, codes. */
-const SAME_EVERYWHERE = new Set(["home.hero.eyebrow"]);
+/** Strings that are the same in every language: brand and game names, codes, a payment provider's name. */
+const SAME_EVERYWHERE = new Set(["home.hero.eyebrow", "receipt.method.paypal"]);
 
 function compiledOrProblem(locale: Locale, key: string, text: string, problems: Problem[]): Compiled | undefined {
   try {

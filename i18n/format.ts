@@ -8,8 +8,9 @@ export type DateOptions = {
   /**
    * IANA time zone ("America/New_York", "UTC"): the time is shown there, followed by the zone's
    * short name as Intl writes it in `locale` ("15.03.2026 17:30 EDT", "16.03.2026 00:30 GMT+3").
-   * Without one the time is UTC with no name, as the pages show dates today; docs/product/later.md#more-pages-and-account-features's `tz`
-   * cookie (issue 9) will pass the visitor's zone, or "UTC", to name it. An unknown zone is UTC.
+   * Without one the time is UTC with no name. Pages pass the visitor's zone from the `tz` cookie
+   * (docs/product/routes.md#dates-and-amounts), or "UTC" to name it; mails the one stored on the
+   * account. An unknown zone is UTC.
    */
   timeZone?: string;
   /** The language of the zone's name; English by default. */
@@ -17,6 +18,17 @@ export type DateOptions = {
   /** false: the day only, dd.MM.yyyy (the day in that zone; no name is shown). */
   time?: boolean;
 };
+
+/** Whether a value names a time zone Intl knows ("Europe/Berlin", "UTC"): what a `tz` cookie may hold. */
+export function isTimeZone(value: unknown): value is string {
+  if (typeof value !== "string" || value.length === 0 || value.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 // Keyed by zone and language; only zones Intl knows are kept, so the map stays bounded.
 const zoned = new Map<string, { parts: Intl.DateTimeFormat; name: Intl.DateTimeFormat }>();

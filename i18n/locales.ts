@@ -72,3 +72,19 @@ export function negotiateLocale(acceptLanguage: string | null | undefined): Loca
   }
   return undefined;
 }
+
+/**
+ * The language of a visit to "/" (docs/product/routes.md#language-detection): the `locale` cookie
+ * (set by the switcher and by every page view) wins, then the host (`LOCALE_HOSTS`), then the
+ * browser's languages; Russian when none says otherwise. A cookie that names no language of ours
+ * counts as absent.
+ */
+export function rootLocale(
+  visit: { cookie?: string; host?: string; acceptLanguage?: string | null },
+  hosts: ReadonlyMap<string, Locale> = new Map(),
+): Locale {
+  if (isLocale(visit.cookie)) return visit.cookie;
+  const byHost = visit.host ? hosts.get(visit.host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "")) : undefined;
+  if (byHost) return byHost;
+  return negotiateLocale(visit.acceptLanguage) ?? DEFAULT_LOCALE;
+}

@@ -13,6 +13,7 @@ import { requestInfo } from "./middleware/request-info.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { originCheck } from "./middleware/origin-check.ts";
 import { visitor } from "./middleware/visitor.ts";
+import { routeRules } from "./middleware/route-rules.ts";
 import { session } from "./middleware/session.ts";
 import { writeLimit } from "./middleware/write-limit.ts";
 import { failure, toDomainError } from "./http/envelope.ts";
@@ -139,7 +140,8 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
 
   if (!options.build) return app;
   const pages = pageHandler(services, options.build);
-  app.use("*", visitor({ secure: settings.secureCookies }));
+  app.use("*", routeRules());
+  app.use("*", visitor({ secure: settings.secureCookies, localeHosts: settings.LOCALE_HOSTS }));
   app.all("*", (c) => pages(c));
   return Object.assign(app, { pages });
 }

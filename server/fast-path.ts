@@ -2,15 +2,15 @@
 // same HTML for everyone of a locale and shopping area; building a Request, a Response and a
 // stream around a stored buffer cost 8× the CPU of sending it (npm run bench). So a hit is
 // answered here, on node:http, with the same headers, cookies, trace id and log line the Hono path
-// gives it; anything else (a miss, a request with credentials, a query string, the first visit to
-// "/") goes on to the app.
+// gives it; anything else (a miss, a request with credentials, a query string, a visit to "/" that
+// may be sent to another language, a path a route rule redirects) goes on to the app.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { splitLocale } from "../i18n/locales.ts";
+import { DEFAULT_LOCALE, splitLocale } from "../i18n/locales.ts";
 import { carriesCredentials, cookieValue } from "./http/cookies.ts";
 import { pageViewCookies } from "./middleware/visitor.ts";
 import { requestIdOf, shoppingAreaResolver } from "./middleware/request-info.ts";
 import { securityHeaderList } from "./middleware/security-headers.ts";
-import type { CachedPage } from "./pages.ts";
+import { isPrefetch, PREFETCH_CACHE_CONTROL, type CachedPage } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 export function pageCacheFastPath(services: Services, lookup: (pathname: string, area: string) => CachedPage | undefined) {
@@ -37,8 +37,13 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     // The same rule as the page handler's: credentials of any kind go to the app.
     if (carriesCredentials(cookies, req.headers.authorization)) return false;
     const localeCookie = cookieValue(cookies, "locale");
-    // The first visit to "/" may be redirected to the browser's language: the app decides.
-    if (url === "/" && !localeCookie) return false;
+    // "/" is Russian only for a visitor who chose it (docs/product/routes.md#language-detection):
+    // anyone else may be sent to their language by host or browser, which the app decides.
+    if (url === "/" && localeCookie !== DEFAULT_LOCALE) return false;
+    // Route rules come first (docs/product/routes.md#route-rules): a path a rule redirects, or
+    // any path while the table is being read again after a change, is the app's to answer.
+    const rules = services.routeRules.cached();
+    if (!rules || rules.match(url)) return false;
     const started = performance.now();
     const page = lookup(url, shoppingArea((name) => req.headers[name]));
     if (!page) return false;
@@ -47,8 +52,10 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     const requestId = requestIdOf(typeof incomingId === "string" ? incomingId : undefined);
     const { locale } = splitLocale(url);
     const setCookies = pageViewCookies({ t: cookieValue(cookies, "t"), locale: localeCookie }, locale, page.status, settings.secureCookies);
+    const prefetch = isPrefetch(req.headers["sec-purpose"] ?? req.headers["purpose"]);
     res.writeHead(page.status, {
       ...headers,
+      ...(prefetch ? { "cache-control": PREFETCH_CACHE_CONTROL, vary: "Cookie" } : {}),
       "X-Request-Id": requestId,
       "Content-Length": String(body.length),
       ...(setCookies.length ? { "Set-Cookie": setCookies } : {}),

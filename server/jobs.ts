@@ -8,7 +8,7 @@ import type { PurgeResult } from "../core/retention/index.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Services } from "./services.ts";
 
-export async function runJobsOnce(services: Services): Promise<{ unfrozen: number; notified: number; released: number; purged: PurgeResult }> {
+export async function runJobsOnce(services: Services): Promise<{ unfrozen: number; notified: number; released: number; receipted: number; purged: PurgeResult }> {
   const { subscriptions, notifications, mailer, catalog, retention, referrals } = services;
   const unfrozen = await subscriptions.endLongFreezes();
   for (const { userId, cheatId } of unfrozen) {
@@ -19,13 +19,15 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
     const game = catalog.gameName(item.cheatId);
     await notifications.create(item.userId, "subscription_expiring", { game, date: item.expiresAt.toISOString() });
     await mailer
-      .send({ to: item.owner.email, locale: item.owner.locale as Locale, template: "subscription_expiring", params: { game, date: item.expiresAt } })
+      .send({ to: item.owner.email, locale: item.owner.locale as Locale, template: "subscription_expiring", params: { game, date: item.expiresAt, timeZone: item.owner.timeZone ?? undefined } })
       .catch((err: unknown) => services.logger.error({ err }, "expiry mail failed"));
   }
   // Referral rewards held for REFERRAL_HOLD_DAYS (docs/product/money.md#referrals).
   const released = await referrals.releaseDue();
+  // Receipts whose mail did not go after their payment (a crash, a mail server down): docs/product/money.md#receipts.
+  const receipted = await services.receipts.deliverPending();
   const purged = await retention.purge();
-  return { unfrozen: unfrozen.length, notified: expiring.length, released, purged };
+  return { unfrozen: unfrozen.length, notified: expiring.length, released, receipted, purged };
 }
 
 /** Runs the jobs every JOBS_INTERVAL_SECONDS (0: never); returns a stop function. */

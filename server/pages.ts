@@ -5,6 +5,8 @@
 // (a session cookie, an Authorization header) neither gets a cached page nor stores the page it
 // got, and a page rendered for a signed-in visitor is never stored, however the request looked
 // (issue 7). Pages honour the cookie only (middleware/session.ts).
+import { createHash } from "node:crypto";
+import { STATUS_CODES } from "node:http";
 import type { Context } from "hono";
 import { createRequestHandler, data, type ServerBuild } from "react-router";
 import type { HonoEnv, RequestInfo } from "./context.ts";
@@ -12,6 +14,22 @@ import { formReply, unreadSubmission } from "./http/forms.ts";
 import type { Services } from "./services.ts";
 import { pageCsp, recaptchaCsp } from "./middleware/security-headers.ts";
 import { carriesCredentials } from "./http/cookies.ts";
+import { PAGE_SCRIPTS } from "./http/page-scripts.ts";
+
+/** The CSP hashes of the inline scripts of every page (server/http/page-scripts.ts). */
+const PAGE_SCRIPT_HASHES = new Set(Object.values(PAGE_SCRIPTS).map((script) => createHash("sha256").update(script).digest("base64")));
+
+/**
+ * A browser's prefetch of a public page (docs/product/routes.md#prefetch) is answered with a short
+ * private lifetime, so that the navigation that follows takes it from the browser's cache; `Vary:
+ * Cookie` keeps a visitor who signed in meanwhile from getting the guest's page.
+ */
+export const PREFETCH_CACHE_CONTROL = "private, max-age=300";
+
+export function isPrefetch(purpose: string | string[] | null | undefined): boolean {
+  const value = Array.isArray(purpose) ? purpose.join(",") : (purpose ?? "");
+  return /\bprefetch\b/i.test(value);
+}
 
 export type CachedPage = { body: ArrayBuffer; status: number; headers: [string, string][]; raw?: { body: Buffer; headers: Record<string, string> } };
 
@@ -71,12 +89,21 @@ export function withWriteLimit(build: ServerBuild): ServerBuild {
   return { ...build, routes };
 }
 
+/** What a crawler gets instead of an error screen: the status in a line of text ("404 Page Not Found: /x"). */
+export function crawlerAnswer(status: number, pathname: string): Response {
+  const text = status === 404 ? `404 Page Not Found: ${pathname}` : `${status} ${STATUS_CODES[status] ?? "Error"}`;
+  return new Response(`${text}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" } });
+}
+
 export function pageHandler(services: Services, build: ServerBuild) {
   const { settings, catalog } = services;
   // Development mode shows error details in pages: only where the conveniences are (docs/product/operations.md#production-safety).
   const handle = createRequestHandler(withWriteLimit(build), settings.devConveniences ? "development" : "production");
   const cache = new PageCache(settings.PAGE_CACHE_ENTRIES);
   catalog.onChange(() => cache.clear());
+  // A rule may now redirect a page that is cached: the fast path consults the rules first anyway,
+  // but a changed table drops the pages too, as a catalogue change does (docs/product/routes.md#route-rules).
+  services.routeRules.onChange(() => cache.clear());
   const cacheControl = "no-cache";
   // The reCAPTCHA widget loads its script (RECAPTCHA_SCRIPT_URL) and frames, only when a site key
   // is set. A page with the widget that does not hydrate loads the script itself (the render says
@@ -109,7 +136,9 @@ export function pageHandler(services: Services, build: ServerBuild) {
     response.headers.delete("X-Script-Hashes");
     response.headers.delete("X-Recaptcha-Script");
     const scripts = hashes ? hashes.split(" ") : [];
-    const extra = { ...(scripts.length > 0 || widget ? recaptchaSources : undefined), ...formTargets };
+    // The scripts every page carries (the `tz` cookie, prefetch) do not make a page one that runs ours.
+    const hydrates = scripts.some((hash) => !PAGE_SCRIPT_HASHES.has(hash));
+    const extra = { ...(hydrates || widget ? recaptchaSources : undefined), ...formTargets };
     response.headers.set("Content-Security-Policy", pageCsp(scripts, extra));
     return response;
   }
@@ -124,15 +153,23 @@ export function pageHandler(services: Services, build: ServerBuild) {
       !carriesCredentials(c.req.header("cookie"), c.req.header("authorization")) &&
       isPublicPath(info.path);
     const key = cacheKey(url.pathname, info.shoppingArea);
+    const prefetch = cacheable && isPrefetch(c.req.header("sec-purpose") ?? c.req.header("purpose"));
+    const forPrefetch = (headers: Headers) => {
+      if (!prefetch) return headers;
+      headers.set("Cache-Control", PREFETCH_CACHE_CONTROL);
+      headers.set("Vary", "Cookie");
+      return headers;
+    };
     if (cacheable) {
       const hit = cache.get(key);
-      if (hit) return new Response(hit.body, { status: hit.status, headers: hit.headers });
+      if (hit) return new Response(hit.body, { status: hit.status, headers: forPrefetch(new Headers(hit.headers)) });
     }
     const response = withCsp(await handle(c.req.raw, context));
     for (const [name, value] of context.responseHeaders) if (!response.headers.has(name)) response.headers.set(name, value);
     if (info.isBot && response.status >= 400 && c.req.method === "GET" && !url.pathname.endsWith(".data")) {
-      // Crawlers get the status, not the error screen (docs/product/routes.md#not-found-and-error-screens); form answers are not error screens.
-      return new Response(null, { status: response.status, headers: { "Cache-Control": "no-store" } });
+      // Crawlers get the status, not the error screen (docs/product/routes.md#not-found-and-error-screens): a short text
+      // that names it, never an empty body. Form answers are not error screens.
+      return crawlerAnswer(response.status, url.pathname);
     }
     // The render must have been a guest's too: only then is it the same page for everyone.
     if (cacheable && info.auth === null && response.status === 200 && !response.headers.has("set-cookie")) {
@@ -140,7 +177,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
       const body = await response.arrayBuffer();
       const page: CachedPage = { body, status: 200, headers: [...response.headers] };
       cache.set(key, page);
-      return new Response(body, { status: 200, headers: page.headers });
+      return new Response(body, { status: 200, headers: forPrefetch(new Headers(page.headers)) });
     }
     if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
     return response;

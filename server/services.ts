@@ -20,6 +20,8 @@ import { createPurchases } from "../core/purchases/index.ts";
 import { createGifts } from "../core/gifts/index.ts";
 import { createStatistics } from "../core/statistics/index.ts";
 import { createRetention } from "../core/retention/index.ts";
+import { createRouteRules } from "../core/route-rules/index.ts";
+import { createReceipts } from "../core/receipts/index.ts";
 import { minorDigits } from "../core/shared/money.ts";
 import type { Settings } from "./settings.ts";
 
@@ -103,6 +105,15 @@ export function createServices(deps: {
     publicUrl: settings.PUBLIC_URL,
   });
   const suspensions = createSuspensions({ sessions, clock });
+  const receipts = createReceipts({
+    db,
+    clock,
+    mailer,
+    catalog,
+    background,
+    logger,
+    seller: { name: settings.SELLER_NAME, address: settings.SELLER_ADDRESS, supportEmail: settings.SUPPORT_EMAIL },
+  });
   // The demo provider only where the conveniences are (docs/product/operations.md#production-safety); settings refuse a public shop
   // without PayPal credentials, and this refuses the demo provider there all the same.
   if (!settings.devConveniences && !settings.PAYPAL_CLIENT_ID) throw new Error("PAYPAL_CLIENT_ID is required outside development");
@@ -125,16 +136,18 @@ export function createServices(deps: {
     catalog,
     referrals,
     notifications,
+    receipts,
     suspensions,
     publicUrl: settings.PUBLIC_URL,
     currency,
     topup: { min: settings.TOPUP_MIN, max: settings.TOPUP_MAX },
     logger,
   });
-  const purchases = createPurchases({ db, clock, catalog, ledger, subscriptions });
-  const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, mailer, background, limiter, mailLimit: settings.RATE_MAIL_USER, publicUrl: settings.PUBLIC_URL });
+  const purchases = createPurchases({ db, clock, catalog, ledger, subscriptions, receipts });
+  const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, receipts, mailer, background, limiter, mailLimit: settings.RATE_MAIL_USER, publicUrl: settings.PUBLIC_URL });
   const statistics = createStatistics({ db });
   const retention = createRetention({ db, clock });
+  const routeRules = createRouteRules({ db, publicUrl: settings.PUBLIC_URL });
   /** The background jobs' heartbeat, for /readyz (set by startJobs). */
   const jobs: JobsState = { state: settings.JOBS_INTERVAL_SECONDS === 0 ? "off" : "stopped" };
   return {
@@ -153,6 +166,7 @@ export function createServices(deps: {
     subscriptions,
     referrals,
     suspensions,
+    receipts,
     payments,
     /** Present only when the built-in demo provider is in use. */
     demoProvider: provider.name === "demo" ? (provider as ReturnType<typeof createDemoProvider>) : undefined,
@@ -160,6 +174,7 @@ export function createServices(deps: {
     gifts,
     statistics,
     retention,
+    routeRules,
     jobs,
   };
 }

@@ -1,6 +1,7 @@
 // The one schema of every environment setting (docs/product/operations.md#settings). Read once at boot; a bad value stops
 // the start with one line naming the setting.
 import { z } from "zod";
+import { isLocale, type Locale } from "../i18n/locales.ts";
 
 const optionalString = z
   .string()
@@ -129,11 +130,40 @@ export const SettingsSchema = z
       .optional()
       .transform((v) => v || undefined)
       .refine((v) => v === undefined || /^[^\s@]+@[^\s@]+$/.test(v), "must be an e-mail address"),
+    /** The seller named on every receipt (docs/product/money.md#receipts). */
+    SELLER_NAME: z.string().trim().min(1).max(200).default("NOVA"),
+    /** The seller's postal address on receipts; unset: none is printed. */
+    SELLER_ADDRESS: z
+      .string()
+      .trim()
+      .max(500)
+      .optional()
+      .transform((v) => v || undefined),
     FREEZE_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     FREEZE_COOLDOWN_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
     TOPUP_MIN: z.coerce.number().int().min(1).default(100),
     TOPUP_MAX: z.coerce.number().int().min(1).default(100_000),
     JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    /**
+     * The language of "/" by host, after the locale cookie and before the browser's languages
+     * (docs/product/routes.md#language-detection): "cn.example.com=cn,en.example.com=en".
+     */
+    LOCALE_HOSTS: z
+      .string()
+      .trim()
+      .default("")
+      .refine(
+        (v) => v === "" || v.split(",").every((pair) => /^[a-z0-9.-]+=[a-z]{2}$/i.test(pair.trim()) && isLocale(pair.trim().split("=")[1]!.toLowerCase())),
+        "must look like cn.example.com=cn,en.example.com=en (a host name, then one of ru, en, cn, es, hi, pt, id)",
+      )
+      .transform((v): ReadonlyMap<string, Locale> => {
+        const hosts = new Map<string, Locale>();
+        for (const pair of v.split(",").map((p) => p.trim()).filter(Boolean)) {
+          const [host = "", locale = ""] = pair.toLowerCase().split("=");
+          if (isLocale(locale)) hosts.set(host, locale);
+        }
+        return hosts;
+      }),
   })
   .superRefine((s, ctx) => {
     if (Boolean(s.PAYPAL_CLIENT_ID) !== Boolean(s.PAYPAL_CLIENT_SECRET)) {

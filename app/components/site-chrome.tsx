@@ -2,12 +2,13 @@
 // public pages, and the language switcher.
 import { NavLink } from "react-router";
 import type { ReactNode } from "react";
-import { LOCALE_NAMES, LOCALES, LANG_TAG, localePath } from "../../i18n/locales.ts";
+import { LOCALE_NAMES, LOCALES, LANG_TAG, localePath, type Locale } from "../../i18n/locales.ts";
 import { useRootData } from "../root.tsx";
 import { useLocale, useT } from "../lib/i18n.tsx";
 import { useHref } from "../lib/paths.ts";
 import { Logo } from "./brand.tsx";
 import { NotificationsProvider } from "./notifications.tsx";
+import { Inbox } from "./inbox.tsx";
 import { Icon } from "./ui/icons.tsx";
 
 /** A layout's frame: its class (`layout-{kind}`) and notifications for the page inside. */
@@ -29,16 +30,18 @@ export function SiteHeader({ signedIn: forced }: { signedIn?: boolean } = {}) {
       <div className="container header-row">
         <Logo />
         <nav className="main-nav" aria-label={t("nav.label")}>
-          <NavLink to={href("/")} end>
+          {/* data-prefetch: likely next pages, fetched ahead (docs/product/routes.md#prefetch). */}
+          <NavLink to={href("/")} end data-prefetch>
             {t("nav.home")}
           </NavLink>
-          <NavLink to={href("/presentation")}>{t("nav.presentation")}</NavLink>
-          <NavLink to={href("/dota2")} end>Dota 2</NavLink>
-          <NavLink to={href("/cs2")} end>CS2</NavLink>
-          <NavLink to={href("/minecraft")} end>Minecraft</NavLink>
+          <NavLink to={href("/presentation")} data-prefetch>{t("nav.presentation")}</NavLink>
+          <NavLink to={href("/dota2")} end data-prefetch>Dota 2</NavLink>
+          <NavLink to={href("/cs2")} end data-prefetch>CS2</NavLink>
+          <NavLink to={href("/minecraft")} end data-prefetch>Minecraft</NavLink>
         </nav>
         <div className="header-actions">
           <LanguageSwitcher />
+          {signedIn && <Inbox />}
           {signedIn ? (
             <a className="btn btn-secondary btn-small" href={href("/profile")}>
               <Icon name="user" size={16} />
@@ -56,12 +59,18 @@ export function SiteHeader({ signedIn: forced }: { signedIn?: boolean } = {}) {
   );
 }
 
-/** Links to this page in every language; a full page load, since messages change. */
+/**
+ * Links to this page in every language, its query kept (`?product=`, `?redirectTo=`); a full page
+ * load, since messages change. Each link sets the `locale` cookie on the way
+ * (docs/product/routes.md#language-detection), so that choosing Русский sticks at "/" too.
+ */
 export function LanguageSwitcher() {
   const t = useT();
   const locale = useLocale();
   // The root's data is there on every page; "/" only if the root loader itself failed.
-  const path = useRootData()?.path ?? "/";
+  const root = useRootData();
+  const path = root?.path ?? "/";
+  const search = root?.search ?? "";
   return (
     <details className="lang-switcher">
       {/* The name includes the visible code ("RU"), so voice control users can say what they see. */}
@@ -72,7 +81,7 @@ export function LanguageSwitcher() {
       <ul>
         {LOCALES.map((l) => (
           <li key={l}>
-            <a href={localePath(l, path)} hrefLang={LANG_TAG[l]} lang={LANG_TAG[l]} aria-current={l === locale ? "true" : undefined}>
+            <a href={switchHref(l, path, search)} hrefLang={LANG_TAG[l]} lang={LANG_TAG[l]} aria-current={l === locale ? "true" : undefined}>
               {LOCALE_NAMES[l]}
             </a>
           </li>
@@ -80,6 +89,14 @@ export function LanguageSwitcher() {
       </ul>
     </details>
   );
+}
+
+/** The switcher's link to `path` in `locale`: the page's query, then `locale=` (which the server turns into the cookie). */
+export function switchHref(locale: Locale, path: string, search: string): string {
+  const query = new URLSearchParams(search);
+  query.delete("locale");
+  query.append("locale", locale);
+  return `${localePath(locale, path)}?${query}`;
 }
 
 export function SiteFooter() {

@@ -28,8 +28,8 @@ export type User = {
   createdAt: Date;
 };
 
-/** docs/product/accounts.md#e-mail-preferences-and-notices */
-export type EmailPreferences = { allowMarketing: boolean; allowSecurity: boolean };
+/** docs/product/accounts.md#e-mail-preferences-and-notices: what optional mail, and in which language. */
+export type EmailPreferences = { allowMarketing: boolean; allowSecurity: boolean; locale: Locale };
 
 /** A two-factor secret being set up: shown once, switched on by the first valid code. */
 export type TwoFaSetup = {
@@ -68,6 +68,6 @@ export function toUser(row: UserRow, currency: string): User {
   };
 }
 
-export function toEmailPreferences(row: Pick<UserRow, "allowMarketing" | "allowSecurity">): EmailPreferences {
-  return { allowMarketing: row.allowMarketing, allowSecurity: row.allowSecurity };
+export function toEmailPreferences(row: Pick<UserRow, "allowMarketing" | "allowSecurity" | "locale">): EmailPreferences {
+  return { allowMarketing: row.allowMarketing, allowSecurity: row.allowSecurity, locale: row.locale };
 }

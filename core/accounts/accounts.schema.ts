@@ -7,6 +7,7 @@
 // accounts.constraints.ts, which the forms read.
 import { z } from "zod";
 import { EMAIL_MAX, LOGIN_MAX, PASSWORD_MAX, PASSWORD_MIN } from "./accounts.constraints.ts";
+import { LOCALES } from "../../i18n/locales.ts";
 
 /**
  * E-mail as we store it: trimmed, NFC, lower-case, plain ASCII (internationalised domains in their
@@ -82,8 +83,14 @@ export const DisableTwoFaSchema = z.object({ password: PasswordSchema, code: TWO
 export const EmailPreferencesFields = z.object({
   allow_marketing: z.boolean({ message: "validation.boolean" }),
   allow_security: z.boolean({ message: "validation.boolean" }),
+  /** The language of the user's mails, chosen (docs/product/accounts.md#e-mail-preferences-and-notices); absent: unchanged. */
+  locale: z.enum(LOCALES, { message: "validation.mail_locale" }).optional(),
 });
-export const EmailPreferencesSchema = EmailPreferencesFields.transform(({ allow_marketing, allow_security }) => ({ allowMarketing: allow_marketing, allowSecurity: allow_security }));
+export const EmailPreferencesSchema = EmailPreferencesFields.transform(({ allow_marketing, allow_security, locale }) => ({
+  allowMarketing: allow_marketing,
+  allowSecurity: allow_security,
+  ...(locale ? { locale } : {}),
+}));
 
 /**
  * The token of a mailed link (e-mail confirmation, undo) or of an SSO ticket, as it appears in a

@@ -31,7 +31,8 @@ export function createSignIn(deps: AccountsDeps, attempts: Attempts) {
       refuseSuspended(user, supportEmail);
       await db
         .update(users)
-        .set({ locale: meta.locale, visitorId: input.t ?? user.visitorId })
+        // The page's language becomes the mail language, unless the user chose one (docs/product/accounts.md#e-mail-preferences-and-notices).
+        .set({ locale: user.localeChosen ? user.locale : meta.locale, visitorId: input.t ?? user.visitorId })
         .where(eq(users.id, user.id));
       if (user.twoFaEnabled) {
         const { token } = await sessions.create(user.id, "pre2fa", meta);

@@ -15,6 +15,7 @@ import { soldProduct, type Catalog } from "../catalog/index.ts";
 import type { Ledger, Transaction } from "../ledger/index.ts";
 import type { Mailer } from "../mail/index.ts";
 import type { Notifications } from "../notifications/index.ts";
+import type { Receipts } from "../receipts/index.ts";
 import type { Subscription, Subscriptions } from "../subscriptions/index.ts";
 import type { Background } from "../shared/background.ts";
 import type { BeforeCommit } from "../purchases/index.ts";
@@ -47,6 +48,7 @@ export function createGifts(deps: {
   ledger: Ledger;
   subscriptions: Subscriptions;
   notifications: Notifications;
+  receipts: Receipts;
   mailer: Mailer;
   background: Background;
   limiter: RateLimiter;
@@ -54,7 +56,7 @@ export function createGifts(deps: {
   mailLimit: Rule;
   publicUrl: string;
 }) {
-  const { db, clock, catalog, ledger, subscriptions, notifications, mailer, background, limiter, mailLimit, publicUrl } = deps;
+  const { db, clock, catalog, ledger, subscriptions, notifications, receipts, mailer, background, limiter, mailLimit, publicUrl } = deps;
 
   return {
     /** `beforeCommit` runs inside the transaction with the answer (an Idempotency-Key's is stored with the effect). */
@@ -125,10 +127,13 @@ export function createGifts(deps: {
           // By e-mail, the giver is told of the address as typed, whether or not it is registered.
           await notifications.create(giverId, "gift_sent", { game, days: product.days, to: email ?? recipient!.username ?? "" }, tx);
         }
+        // docs/product/money.md#receipts: the giver paid, so the giver gets the receipt.
+        const receiptId = await receipts.issue(tx, { userId: giverId, kind: "gift", method: "balance", transaction, amount: product.price });
         const done = { gift, balance, transaction };
         await options.beforeCommit?.(tx, done);
-        return done;
+        return { done, receiptId };
       });
+      receipts.mailSoon(result.receiptId);
       const days = product.days;
       if (recipient) {
         void background.run(() => mailer.send({ to: recipient.email, locale: recipient.locale as Locale, template: "gift_received", params: { game, days, from } }));
@@ -140,7 +145,7 @@ export function createGifts(deps: {
       } else {
         void background.run(() => mailer.send({ to: giver.email, locale: giver.locale as Locale, template: "gift_code", params: { game, days, code } }));
       }
-      return result;
+      return result.done;
     },
 
     /** Redeems a gift code once, for the signed-in user. */

@@ -12,6 +12,10 @@ export { listOutbox, purgeOutboxBodies, type OutboxEntry, type OutboxStatus } fr
 export {
   MAIL_TEMPLATE_IDS,
   escapeHtml,
+  paymentMethodName,
+  receiptLines,
+  type ReceiptSale,
+  type ReceiptSeller,
   type MailMessage,
   type MailTemplateId,
   type MailTemplates,

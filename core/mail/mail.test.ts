@@ -5,7 +5,8 @@ import { openDatabase, type Database } from "../../db/client.ts";
 import { loadCatalogs } from "../../i18n/catalogs.ts";
 import { LOCALES } from "../../i18n/locales.ts";
 import { startSmtpServer, type TestSmtpServer } from "../../tests/kit/smtp.ts";
-import { createMailer, listOutbox, MAIL_TEMPLATE_IDS, type MailLogger, type MailMessage, type MailTemplates } from "./index.ts";
+import { createMailer, escapeHtml, listOutbox, MAIL_TEMPLATE_IDS, type MailLogger, type MailMessage, type MailTemplates } from "./index.ts";
+import { formatDate, formatMoney } from "../../i18n/format.ts";
 
 const catalogs = loadCatalogs();
 const FROM = "NOVA <no-reply@shop.test>";
@@ -236,7 +237,13 @@ describe("templates", () => {
     gift_code: { game: "CS2", days: 30, code: "GIFT-ABCD-1234" },
     gift_invite: { game: "Dota 2", days: 7, code: "ABCDEFGH2345", from: "alex", link: `${PUBLIC_URL}/en/auth/register` },
     subscription_expiring: { game: "Dota 2", date: new Date("2026-03-15T12:00:00Z") },
-    receipt: { description: "Dota 2 — 30 days", amount: "$15.00" },
+    receipt: {
+      number: "000042",
+      orderRef: "5O190127TN364715T",
+      date: new Date("2026-03-15T12:00:00Z"),
+      sale: { kind: "purchase", method: "paypal", items: [{ game: "Dota 2", days: 30, price: 1500 }], total: 1500, currency: "USD" },
+      seller: { name: "NOVA Games Ltd", address: "1 Example Street, Tallinn", supportEmail: "help@example.com" },
+    },
   };
   const mailer = createMailer({ db: undefined as never, from: FROM, logger: { info() {}, error() {} }, publicUrl: `${PUBLIC_URL}/`, catalogs });
 
@@ -274,6 +281,40 @@ describe("templates", () => {
     expect(en.html).toContain("ends on <strong>15.03.2026 12:00 UTC</strong>.");
     const ru = mailer.render({ to: "a@example.com", locale: "ru", template: "subscription_expiring", params: { ...params, timeZone: "Europe/Moscow" } });
     expect(ru.text).toContain("15.03.2026 15:00 GMT+3");
+  });
+
+  it.each(LOCALES)("writes a receipt in %s: its number, date and zone, order, items, method, total and the seller", (locale) => {
+    const t = catalogs.t(locale);
+    const mail = mailer.render({ to: "a@example.com", locale, template: "receipt", params: { ...samples.receipt, timeZone: "Asia/Tokyo" } });
+    expect(mail.subject).toBe(t("mail.receipt.subject", { number: "000042" }));
+    const lines = mail.text.split("\n");
+    const row = (key: Parameters<typeof t>[0]) => lines.find((l) => l.startsWith(`${t(key)}: `))?.slice(t(key).length + 2);
+    expect(row("mail.receipt.number")).toBe("000042");
+    expect(row("mail.receipt.date")).toBe(formatDate(samples.receipt.date, { timeZone: "Asia/Tokyo", locale }));
+    expect(row("mail.receipt.order")).toBe("5O190127TN364715T");
+    expect(row("mail.receipt.item")).toBe(`${t("product.name", { game: "Dota 2", days: t("plural.days", { count: 30 }) })} — ${formatMoney(1500, "USD", locale)}`);
+    expect(row("mail.receipt.method")).toBe("PayPal");
+    expect(row("mail.receipt.total")).toBe(formatMoney(1500, "USD", locale));
+    expect(mail.text).toContain(t("mail.receipt.seller", { seller: "NOVA Games Ltd, 1 Example Street, Tallinn" }));
+    expect(mail.text).toContain(t("mail.receipt.support", { email: "help@example.com" }));
+    expect(mail.html).toContain(`>${escapeHtml(formatMoney(1500, "USD", locale))}</td>`);
+  });
+
+  it("names a top-up and a gift on a receipt, and no order for a balance purchase", () => {
+    const t = catalogs.t("en");
+    const topup = mailer.render({ to: "a@example.com", locale: "en", template: "receipt", params: { ...samples.receipt, sale: { kind: "topup", method: "demo", items: [], total: 2500, currency: "USD" } } });
+    expect(topup.text).toContain("Item: Balance top-up — $25.00");
+    expect(topup.text).toContain("Paid with: Demo payment");
+    const gift = mailer.render({
+      to: "a@example.com",
+      locale: "en",
+      template: "receipt",
+      params: { ...samples.receipt, orderRef: null, sale: { kind: "gift", method: "balance", items: [{ game: "CS2", days: 7, price: 499 }], total: 499, currency: "USD" }, seller: { name: "NOVA", supportEmail: "s@example.com" } },
+    });
+    expect(gift.text).toContain(`Item: Gift: CS2 · 7 days — $4.99`);
+    expect(gift.text).toContain("Paid with: Balance");
+    expect(gift.text).not.toContain(`${t("mail.receipt.order")}:`);
+    expect(gift.text).toContain("Seller: NOVA.");
   });
 
   it("sets the values of a message in bold in HTML, escaped, the count of a plural too", () => {

@@ -1,6 +1,7 @@
 // The shop's e-mails: one typed map of template ids to their parameters, and the rendering of a
 // message into subject, plain text and e-mail-safe HTML in the recipient's language (keys mail.*).
-import { formatDate } from "../../i18n/format.ts";
+import { formatDate, formatMoney } from "../../i18n/format.ts";
+import { isMessageKey } from "../../i18n/keys.ts";
 import { LANG_TAG, localePath, type Locale } from "../../i18n/locales.ts";
 import type { MessageKey, Params, Translate, TranslatePieces } from "../../i18n/translate.ts";
 
@@ -33,9 +34,26 @@ export type MailTemplates = {
    * string: how it reads is the template's business.
    */
   subscription_expiring: { game: string; date: Date; timeZone?: string };
-  /** amount: already formatted, e.g. formatMoney(1500, "USD", locale) of i18n/format.ts. */
-  receipt: { description: string; amount: string };
+  /**
+   * A receipt (docs/product/money.md#receipts): its number, the provider's order id when a provider
+   * took the money, the date (written in `timeZone`, UTC by default), what was sold and paid
+   * (amounts in minor units, written by the template in the reader's language), and the seller.
+   */
+  receipt: { number: string; orderRef: string | null; date: Date; timeZone?: string; sale: ReceiptSale; seller: ReceiptSeller };
 };
+
+/** What a receipt sold: a top-up, or days of games bought (or given) at their prices. */
+export type ReceiptSale = {
+  kind: "topup" | "purchase" | "gift";
+  /** "balance" or the provider's name ("paypal", "demo", …). */
+  method: string;
+  items: { game: string; days: number; price: number }[];
+  total: number;
+  currency: string;
+};
+
+/** The seller's details every receipt carries (SELLER_NAME, SELLER_ADDRESS, SUPPORT_EMAIL). */
+export type ReceiptSeller = { name: string; address?: string; supportEmail: string };
 
 export type MailTemplateId = keyof MailTemplates;
 
@@ -74,7 +92,9 @@ type Block =
   /** A code on a line of its own (large monospace in HTML). */
   | { kind: "code"; value: string }
   /** A lead sentence, then the URL on its own line (text) or a button with a fallback (HTML). */
-  | { kind: "link"; lead?: MessageKey; button: MessageKey; href: string; values?: Values };
+  | { kind: "link"; lead?: MessageKey; button: MessageKey; href: string; values?: Values }
+  /** Labelled values, one a line (text) or a two-column table (HTML); the last row stands out. */
+  | { kind: "rows"; rows: { label: MessageKey; value: string }[] };
 
 type Template<P> = { subject: MessageKey; subjectValues?: (p: P, ctx: RenderContext) => Values; blocks: (p: P, ctx: RenderContext) => Block[] };
 
@@ -181,14 +201,46 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
   },
   receipt: {
     subject: "mail.receipt.subject",
-    blocks: (p, ctx): Block[] => [
-      { kind: "p", key: "mail.receipt.intro" },
-      { kind: "p", key: "mail.receipt.item", values: { description: p.description } },
-      { kind: "p", key: "mail.receipt.amount", values: { amount: p.amount } },
-      { kind: "link", button: "mail.common.profileButton", href: profileLink(ctx) },
-    ],
+    subjectValues: (p) => ({ number: p.number }),
+    blocks: (p, ctx): Block[] => {
+      const money = (minor: number) => formatMoney(minor, p.sale.currency, ctx.locale);
+      const rows: { label: MessageKey; value: string }[] = [
+        { label: "mail.receipt.number", value: p.number },
+        { label: "mail.receipt.date", value: formatDate(p.date, { timeZone: p.timeZone ?? "UTC", locale: ctx.locale }) },
+      ];
+      if (p.orderRef) rows.push({ label: "mail.receipt.order", value: p.orderRef });
+      for (const line of receiptLines(ctx.t, p.sale)) rows.push({ label: "mail.receipt.item", value: `${line.text} — ${money(line.price)}` });
+      rows.push({ label: "mail.receipt.method", value: paymentMethodName(ctx.t, p.sale.method) });
+      rows.push({ label: "mail.receipt.total", value: money(p.sale.total) });
+      const seller = p.seller.address ? `${p.seller.name}, ${p.seller.address}` : p.seller.name;
+      return [
+        { kind: "p", key: "mail.receipt.intro" },
+        { kind: "rows", rows },
+        { kind: "p", key: "mail.receipt.seller", values: { seller } },
+        { kind: "p", key: "mail.receipt.support", values: { email: p.seller.supportEmail } },
+        { kind: "link", button: "mail.receipt.button", href: profileLink(ctx) },
+      ];
+    },
   },
 };
+
+/**
+ * The lines of a receipt as its reader names them, each with its price: "Dota 2 · 30 days", "Gift:
+ * Dota 2 · 30 days", "Balance top-up". The receipts list of the profile writes them the same way.
+ */
+export function receiptLines(t: Translate, sale: Pick<ReceiptSale, "kind" | "items" | "total">): { text: string; price: number }[] {
+  if (sale.kind === "topup") return [{ text: t("receipt.item.topup"), price: sale.total }];
+  return sale.items.map((item) => {
+    const name = t("product.name", { game: item.game, days: t("plural.days", { count: item.days }) });
+    return { text: sale.kind === "gift" ? t("receipt.item.gift", { item: name }) : name, price: item.price };
+  });
+}
+
+/** How a payment was made, for people: "Balance", "PayPal", …; an unknown provider by its name. */
+export function paymentMethodName(t: Translate, method: string): string {
+  const key = `receipt.method.${method}`;
+  return isMessageKey(key) ? t(key) : method;
+}
 
 /** Renders a message in its locale. Throws on a link that is not an absolute http(s) URL. */
 export function renderMail(message: MailMessage, ctx: RenderContext): RenderedMail {
@@ -228,6 +280,7 @@ function renderText(blocks: Block[], ctx: RenderContext): string {
   for (const block of blocks) {
     if (block.kind === "p") parts.push(t(block.key, clean(block.values)));
     else if (block.kind === "code") parts.push(oneLine(block.value));
+    else if (block.kind === "rows") parts.push(block.rows.map((row) => `${t(row.label)}: ${oneLine(row.value)}`).join("\n"));
     else parts.push(block.lead ? `${t(block.lead, clean(block.values))}\n${block.href}` : `${t(block.button)}:\n${block.href}`);
   }
   parts.push(`${t("mail.common.signature")}\n\n--\n${t("mail.common.footer")}`);
@@ -264,7 +317,14 @@ function renderHtml(subject: string, blocks: Block[], ctx: RenderContext): strin
   ];
   for (const block of blocks) {
     if (block.kind === "p") body.push(paragraph(htmlMessage(ctx.pieces, block.key, block.values)));
-    else if (block.kind === "code") {
+    else if (block.kind === "rows") {
+      const cell = `padding:8px 0;border-bottom:1px solid #e5e7eb;${FONT}font-size:15px;line-height:22px;vertical-align:top;`;
+      const rows = block.rows.map((row, i) => {
+        const strong = i === block.rows.length - 1 ? "font-weight:bold;" : "";
+        return `<tr><td style="${cell}color:${MUTED};padding-right:16px;">${escapeHtml(t(row.label))}</td><td style="${cell}${strong}color:${TEXT_COLOR};text-align:right;">${escapeHtml(oneLine(row.value))}</td></tr>`;
+      });
+      body.push(`<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px 0;border-collapse:collapse;">${rows.join("")}</table>`);
+    } else if (block.kind === "code") {
       body.push(
         paragraph(
           `<span style="display:inline-block;padding:12px 20px;background-color:#f3f4f6;border:1px solid #d1d5db;border-radius:6px;font-family:'Courier New',Courier,monospace;font-size:28px;line-height:34px;font-weight:bold;letter-spacing:6px;color:${TEXT_COLOR};">${escapeHtml(oneLine(block.value))}</span>`,

@@ -1,9 +1,10 @@
 // In-app notifications: stored as a type and parameters, rendered in the reader's language.
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { notifications } from "../../db/schema/index.ts";
 import { isMessageKey } from "../../i18n/keys.ts";
 import type { MessageKey, Translate } from "../../i18n/translate.ts";
+import type { MarkRead } from "./notifications.schema.ts";
 
 export type NotificationType =
   | "password_changed"
@@ -52,6 +53,8 @@ export type NotificationParam = string | number | { t: MessageKey };
 
 export type Notifications = ReturnType<typeof createNotifications>;
 
+export type { MarkRead };
+
 export function createNotifications({ db }: { db: Db }) {
   return {
     /** A parameter given as `{ t: key }` is a message, translated in the reader's language. */
@@ -85,8 +88,25 @@ export function createNotifications({ db }: { db: Db }) {
         ];
       });
     },
-    async markRead(userId: number, id: number) {
-      await db.update(notifications).set({ read: true }).where(and(eq(notifications.userId, userId), eq(notifications.id, id)));
+    /** The header's inbox: the latest few, and how many are unread. */
+    async inbox(userId: number, t: Translate, limit = 8): Promise<{ unread: number; latest: Notification[] }> {
+      const [latest, unread] = await Promise.all([this.list(userId, t, limit), this.unreadCount(userId)]);
+      return { unread, latest };
+    },
+
+    /** How many of the user's notifications are unread (the bell's count). */
+    async unreadCount(userId: number): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.read, false)));
+      return row?.n ?? 0;
+    },
+
+    /**
+     * Marks notifications read: some by id, or all of them (docs/product/api.md#account-calls). Ids
+     * that are not the user's (or not there) are ignored, never an error that would tell they exist.
+     */
+    async markRead(userId: number, which: MarkRead): Promise<void> {
+      const mine = and(eq(notifications.userId, userId), eq(notifications.read, false));
+      await db.update(notifications).set({ read: true }).where("all" in which ? mine : and(mine, inArray(notifications.id, which.ids)));
     },
   };
 }

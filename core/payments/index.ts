@@ -10,6 +10,7 @@ import type { Locale } from "../../i18n/locales.ts";
 import { soldProduct, toSnapshot, type Catalog, type SoldProduct } from "../catalog/index.ts";
 import { toTransaction, type Ledger, type Transaction } from "../ledger/index.ts";
 import type { Notifications } from "../notifications/index.ts";
+import type { Receipts } from "../receipts/index.ts";
 import type { Referrals } from "../referrals/index.ts";
 import type { Subscription, Subscriptions } from "../subscriptions/index.ts";
 import type { Suspensions } from "../suspensions/index.ts";
@@ -57,13 +58,14 @@ export function createPayments(deps: {
   catalog: Catalog;
   referrals: Referrals;
   notifications: Notifications;
+  receipts: Receipts;
   suspensions: Suspensions;
   publicUrl: string;
   currency: string;
   topup: { min: number; max: number };
   logger: Logger;
 }) {
-  const { db, clock, provider, ledger, subscriptions, catalog, referrals, notifications, suspensions, publicUrl, currency, topup, logger } = deps;
+  const { db, clock, provider, ledger, subscriptions, catalog, referrals, notifications, receipts, suspensions, publicUrl, currency, topup, logger } = deps;
   const digits = minorDigits(currency);
   const captureRef = (captureId: string) => captureReference(provider.name, captureId);
   const refunds = createRefunds({ db, clock, providerName: provider.name, ledger, subscriptions, catalog, referrals, suspensions });
@@ -89,9 +91,10 @@ export function createPayments(deps: {
    * The effect of a payment, booked once (inside the claim of the order). Lock order: the buyer's
    * row, then the subscription, as every other writer takes user rows before subscriptions. A
    * top-up pays off what the buyer owes first (docs/product/money.md#owed); the referrer's reward is only
-   * recorded here, pending (it is credited by the job after the hold).
+   * recorded here, pending (it is credited by the job after the hold). The receipt is written here
+   * too, so that one payment has one (docs/product/money.md#receipts); its id is for the mail.
    */
-  async function book(tx: Tx, order: Order, captureId: string): Promise<Transaction> {
+  async function book(tx: Tx, order: Order, captureId: string): Promise<{ transaction: Transaction; receiptId: number }> {
     const now = clock.now();
     const reference = captureRef(captureId);
     let transaction: Transaction;
@@ -113,7 +116,15 @@ export function createPayments(deps: {
     await referrals.rewardPayment(tx, { buyerId: order.userId, paid: order.amount, reference, orderId: order.id, payerId: order.payerId });
     if (product) await subscriptions.grantDays(tx, order.userId, product.cheatId, product.days);
     await notifications.create(order.userId, "payment_completed", { amount: order.amount, currency: order.currency }, tx);
-    return transaction;
+    const receiptId = await receipts.issue(tx, {
+      userId: order.userId,
+      kind: order.kind === "topup" ? "topup" : "purchase",
+      method: provider.name,
+      transaction,
+      amount: order.amount,
+      orderRef: order.providerOrderId,
+    });
+    return { transaction, receiptId };
   }
 
   const productOf = (order: Order) => orderProduct(order, catalog);
@@ -152,10 +163,14 @@ export function createPayments(deps: {
         .where(and(eq(paymentOrders.id, order.id), inArray(paymentOrders.status, ["created", "approved"])))
         .returning();
       if (!row) return undefined;
-      await book(tx, row, captureId);
-      return row;
+      const { receiptId } = await book(tx, row, captureId);
+      return { row, receiptId };
     });
-    if (claimed) return result(claimed);
+    if (claimed) {
+      // Only the caller that booked the payment mails its receipt: one mail per payment.
+      receipts.mailSoon(claimed.receiptId);
+      return result(claimed.row);
+    }
     const [current] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, order.id));
     return result(current!);
   }

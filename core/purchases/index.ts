@@ -3,6 +3,7 @@
 import type { Db, Tx } from "../../db/client.ts";
 import { soldProduct, type Catalog } from "../catalog/index.ts";
 import type { Ledger, Transaction } from "../ledger/index.ts";
+import type { Receipts } from "../receipts/index.ts";
 import type { Subscription, Subscriptions } from "../subscriptions/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
@@ -14,8 +15,8 @@ export type PurchaseResult = { subscriptions: Subscription[]; balance: number; t
 
 export type Purchases = ReturnType<typeof createPurchases>;
 
-export function createPurchases(deps: { db: Db; clock: Clock; catalog: Catalog; ledger: Ledger; subscriptions: Subscriptions }) {
-  const { db, clock, catalog, ledger, subscriptions } = deps;
+export function createPurchases(deps: { db: Db; clock: Clock; catalog: Catalog; ledger: Ledger; subscriptions: Subscriptions; receipts: Receipts }) {
+  const { db, clock, catalog, ledger, subscriptions, receipts } = deps;
   return {
     /**
      * A product of the buyer's shopping area, paid from the balance. `beforeCommit` runs inside the
@@ -24,17 +25,21 @@ export function createPurchases(deps: { db: Db; clock: Clock; catalog: Catalog; 
     async purchase(userId: number, productId: number, area: string, options: { beforeCommit?: BeforeCommit<PurchaseResult> } = {}): Promise<PurchaseResult> {
       const product = catalog.productInArea(productId, area);
       if (!product) throw new DomainError("not_found", "errors.product_not_found");
-      return db.transaction(async (tx) => {
+      const { result, receiptId } = await db.transaction(async (tx) => {
         const { balance, transaction } = await ledger.post(
           tx,
           { userId, type: "purchase", amount: -product.price, paid: product.price, source: "balance", products: [soldProduct(product)] },
           clock.now(),
         );
         await subscriptions.grantDays(tx, userId, product.cheatId, product.days);
+        // docs/product/money.md#receipts: a purchase from the balance has its receipt too.
+        const receiptId = await receipts.issue(tx, { userId, kind: "purchase", method: "balance", transaction, amount: product.price });
         const result = { balance, transaction, subscriptions: await subscriptions.list(userId, tx) };
         await options.beforeCommit?.(tx, result);
-        return result;
+        return { result, receiptId };
       });
+      receipts.mailSoon(receiptId);
+      return result;
     },
   };
 }

@@ -233,7 +233,7 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
      * where to tell their owner; each is marked notified in the same transaction (SKIP LOCKED: one
      * process takes each row).
      */
-    async claimExpiring(limit = 100): Promise<{ userId: number; cheatId: number; expiresAt: Date; owner: { email: string; locale: string } }[]> {
+    async claimExpiring(limit = 100): Promise<{ userId: number; cheatId: number; expiresAt: Date; owner: { email: string; locale: string; timeZone: string | null } }[]> {
       const now = clock.now();
       const horizon = new Date(now.getTime() + 3 * DAY_MS);
       return db.transaction(async (tx) => {
@@ -253,8 +253,8 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
         for (const row of due) {
           await tx.update(subscriptions).set({ expiryNotifiedAt: now }).where(eq(subscriptions.id, row.id));
         }
-        const owners = due.length === 0 ? [] : await tx.select({ id: users.id, email: users.email, locale: users.locale }).from(users).where(inArray(users.id, due.map((row) => row.userId)));
-        const ownerOf = new Map(owners.map(({ id, email, locale }) => [id, { email, locale }]));
+        const owners = due.length === 0 ? [] : await tx.select({ id: users.id, email: users.email, locale: users.locale, timeZone: users.timeZone }).from(users).where(inArray(users.id, due.map((row) => row.userId)));
+        const ownerOf = new Map(owners.map(({ id, email, locale, timeZone }) => [id, { email, locale, timeZone }]));
         return due.map((row) => ({ userId: row.userId, cheatId: row.cheatId, expiresAt: row.expiresAt, owner: ownerOf.get(row.userId)! }));
       });
     },

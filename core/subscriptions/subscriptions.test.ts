@@ -139,7 +139,7 @@ describe("claimExpiring", () => {
     const mine = async () => (await subs.claimExpiring()).filter((r) => r.userId === userId);
     expect(await mine()).toEqual([]);
     clock.advance(2 * DAY);
-    expect(await mine()).toEqual([{ userId, cheatId: DOTA2, expiresAt: expect.any(Date), owner: { email: expect.stringMatching(/^subs-\d+@example\.com$/), locale: "ru" } }]);
+    expect(await mine()).toEqual([{ userId, cheatId: DOTA2, expiresAt: expect.any(Date), owner: { email: expect.stringMatching(/^subs-\d+@example\.com$/), locale: "ru", timeZone: null } }]);
     expect(await mine()).toEqual([]);
     // A freeze and an unfreeze move the expiry far away; when it comes near again, once more.
     await subs.freeze(userId, DOTA2);

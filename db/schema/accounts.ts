@@ -29,8 +29,15 @@ export const users = pgTable(
     passwordHash: text("password_hash").notNull(),
     /** Minor units of the shop currency; every change is a transaction row. */
     balance: bigint("balance", { mode: "number" }).notNull().default(0),
-    /** The language of the user's mails: always one of ours (set from the page or Accept-Language). */
+    /**
+     * The language of the user's mails: always one of ours (set from the page or Accept-Language at
+     * each sign-in, unless the user chose one in the settings: then `localeChosen`).
+     */
     locale: text("locale").$type<Locale>().notNull().default("ru"),
+    /** The user picked the mail language (docs/product/accounts.md#e-mail-preferences-and-notices): sign-ins leave `locale` alone. */
+    localeChosen: boolean("locale_chosen").notNull().default(false),
+    /** The user's IANA time zone from the `tz` cookie, for the times in mails; null: UTC (docs/product/routes.md#dates-and-amounts). */
+    timeZone: text("time_zone"),
     referralCode: text("referral_code").notNull().unique(),
     referrerId: integer("referrer_id").references((): AnyPgColumn => users.id, { onDelete: "set null" }),
     pendingEmail: text("pending_email"),

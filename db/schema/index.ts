@@ -3,3 +3,5 @@ export * from "./accounts.ts";
 export * from "./catalog.ts";
 export * from "./commerce.ts";
 export * from "./messaging.ts";
+export * from "./receipts.ts";
+export * from "./routing.ts";

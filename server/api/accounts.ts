@@ -25,6 +25,7 @@ import { PRE2FA_COOKIE, cookieValue } from "../http/cookies.ts";
 import { bearerToken, clearSessionCookie, requireAuth, setSessionCookie } from "../middleware/session.ts";
 import { emailPreferencesDto, ssoTicketDto, twoFaEnabledDto, twoFaSetupDto, userDto } from "./wire/accounts.ts";
 import { notificationDto } from "./wire/notifications.ts";
+import { MarkReadSchema } from "../../core/notifications/notifications.schema.ts";
 
 export function requestMeta(c: Context<HonoEnv>): RequestMeta {
   const info = c.get("info");
@@ -127,6 +128,16 @@ export function accountRoutes() {
     const auth = requireAuth(c);
     const info = c.get("info");
     const list = await c.get("services").notifications.list(auth.user.id, info.t);
+    return ok(c, { notifications: list.map(notificationDto) });
+  });
+
+  // docs/product/api.md#account-calls: mark some (`ids`) or `all` read; answers the list as the GET does.
+  api.post("/v2/web/user/notification/read", async (c) => {
+    const auth = requireAuth(c);
+    const which = await jsonBody(c, MarkReadSchema);
+    const { notifications } = c.get("services");
+    await notifications.markRead(auth.user.id, which);
+    const list = await notifications.list(auth.user.id, c.get("info").t);
     return ok(c, { notifications: list.map(notificationDto) });
   });
 

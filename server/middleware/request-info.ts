@@ -3,7 +3,6 @@
 import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { isbot } from "isbot";
 import { DEFAULT_LOCALE, negotiateLocale, splitLocale } from "../../i18n/locales.ts";
 import { GLOBAL_AREA } from "../../core/catalog/index.ts";
 import { isApiPath } from "../api/paths.ts";
@@ -47,6 +46,18 @@ export function shoppingAreaResolver(services: Pick<Services, "settings" | "cata
   };
 }
 
+/**
+ * The spec's crawler words (docs/product/routes.md#not-found-and-error-screens): a user agent that
+ * contains one of them, in any case, is a crawler. Nothing else is — a headless browser is a
+ * browser and gets the error screen and the root redirect like anyone (issue 9: `isbot` took
+ * HeadlessChrome, curl and many more for crawlers).
+ */
+const CRAWLER_WORDS = /bot|lighthouse|facebook|google/i;
+
+export function isCrawler(userAgent: string | undefined): boolean {
+  return userAgent !== undefined && CRAWLER_WORDS.test(userAgent);
+}
+
 export function requestInfo(services: Services): MiddlewareHandler<HonoEnv> {
   const { settings, catalogs, logger } = services;
   const shoppingArea = shoppingAreaResolver(services);
@@ -67,7 +78,7 @@ export function requestInfo(services: Services): MiddlewareHandler<HonoEnv> {
       path,
       shoppingArea: shoppingArea((name) => c.req.header(name)),
       clientIp: clientIp(c, settings.TRUST_PROXY),
-      isBot: isbot(c.req.header("user-agent") ?? ""),
+      isBot: isCrawler(c.req.header("user-agent")),
       t: catalogs.t(locale),
       auth: null,
     });

@@ -12,6 +12,7 @@ import { DomainError } from "../../core/shared/errors.ts";
 import type { HonoEnv } from "../context.ts";
 import { ACCESS_COOKIE, cookieValue, signInCookies, signOutCookies } from "../http/cookies.ts";
 import { isApiPath } from "../api/paths.ts";
+import { isTimeZone } from "../../i18n/format.ts";
 
 export function bearerToken(c: Context<HonoEnv>): string | undefined {
   const header = c.req.header("authorization");
@@ -29,7 +30,15 @@ export function session(): MiddlewareHandler<HonoEnv> {
     if (token) {
       const found = await c.get("services").sessions.authenticate(token);
       // Only full sessions sign a request in; a pre-2FA token is read by confirmTwoFa itself.
-      if (found && found.session.kind === "full") c.get("info").auth = { ...found, token };
+      if (found && found.session.kind === "full") {
+        c.get("info").auth = { ...found, token };
+        // The visitor's time zone, kept on the account for the times in mails (docs/product/routes.md#dates-and-amounts).
+        const timeZone = cookieValue(c.req.header("cookie"), "tz");
+        if (isTimeZone(timeZone) && timeZone !== found.user.timeZone) {
+          await c.get("services").accounts.rememberTimeZone(found.user, timeZone);
+          found.user.timeZone = timeZone;
+        }
+      }
     }
     return next();
   };

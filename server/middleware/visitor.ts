@@ -1,8 +1,8 @@
-// Page views only: root language detection, the visitor cookie `t`, the `locale` cookie and the
-// referral code `?r=` (docs/product/routes.md#cookies).
+// Page views only: root language detection, the visitor cookie `t`, the `locale` cookie (also set
+// by the language switcher's `?locale=`) and the referral code `?r=` (docs/product/routes.md#cookies).
 import { randomInt } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
-import { DEFAULT_LOCALE, localePath, negotiateLocale } from "../../i18n/locales.ts";
+import { DEFAULT_LOCALE, isLocale, localePath, rootLocale, type Locale } from "../../i18n/locales.ts";
 import type { HonoEnv } from "../context.ts";
 import { cookieValue, serializeCookie, type CookieOptions } from "../http/cookies.ts";
 
@@ -27,27 +27,33 @@ function setCookie(c: Context<HonoEnv>, name: string, value: string, options: Co
   c.header("Set-Cookie", serializeCookie(name, value, options), { append: true });
 }
 
-export function visitor(options: { secure: boolean }): MiddlewareHandler<HonoEnv> {
+/** The query parameter of the language switcher's links: it sets the `locale` cookie, then goes (docs/product/routes.md#language-detection). */
+export const SWITCH_PARAM = "locale";
+
+export function visitor(options: { secure: boolean; localeHosts?: ReadonlyMap<string, Locale> }): MiddlewareHandler<HonoEnv> {
   const base = { secure: options.secure };
   return async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
     const info = c.get("info");
     const url = new URL(c.req.url);
 
+    // ?r= and the switcher's ?locale= set their cookie and leave the URL, the rest of the query kept.
     const referral = url.searchParams.get("r");
-    if (referral !== null) {
-      if (REFERRAL_CODE.test(referral)) setCookie(c, "referrer", referral, { ...base, maxAge: COOKIE_MAX_AGE.referrer });
+    const chosen = url.searchParams.get(SWITCH_PARAM);
+    if (referral !== null || chosen !== null) {
+      if (referral !== null && REFERRAL_CODE.test(referral)) setCookie(c, "referrer", referral, { ...base, maxAge: COOKIE_MAX_AGE.referrer });
+      if (isLocale(chosen)) setCookie(c, "locale", chosen, { ...base, maxAge: COOKIE_MAX_AGE.locale });
       url.searchParams.delete("r");
+      url.searchParams.delete(SWITCH_PARAM);
       return redirectKeepingCookies(c, url.pathname + url.search);
     }
 
     const cookies = c.req.header("cookie");
     const localeCookie = cookieValue(cookies, "locale");
-    if (c.req.path === "/" && !localeCookie && !info.isBot) {
-      const preferred = negotiateLocale(c.req.header("accept-language"));
-      if (preferred && preferred !== DEFAULT_LOCALE) {
-        return redirectKeepingCookies(c, localePath(preferred, "/") + url.search);
-      }
+    // "/" speaks the visitor's language: cookie, then host, then browser (crawlers stay).
+    if (c.req.path === "/" && !info.isBot) {
+      const locale = rootLocale({ cookie: localeCookie, host: url.hostname, acceptLanguage: c.req.header("accept-language") }, options.localeHosts);
+      if (locale !== DEFAULT_LOCALE) return redirectKeepingCookies(c, localePath(locale, "/") + url.search);
     }
 
     await next();

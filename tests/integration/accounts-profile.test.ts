@@ -65,7 +65,7 @@ describe("user/me and frontend/data", () => {
       status: true,
       access_token: user.token,
       user: { id: user.id, email: user.email, transactions: [] },
-      email_preferences: { allow_marketing: true, allow_security: true },
+      email_preferences: { allow_marketing: true, allow_security: true, locale: "en" },
       shopping_area: "global",
       subscriptions: [],
     });
@@ -286,9 +286,9 @@ describe("email-preferences", () => {
     const user = await registerUser(shop);
     const reply = await post("/v2/web/user/email-preferences", user.token, { allow_marketing: false, allow_security: false });
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ status: true, email_preferences: { allow_marketing: false, allow_security: false } });
+    expect(reply.body).toEqual({ status: true, email_preferences: { allow_marketing: false, allow_security: false, locale: "en" } });
     const data = await get("/v2/web/frontend/data", user.token);
-    expect(data.body.email_preferences).toEqual({ allow_marketing: false, allow_security: false });
+    expect(data.body.email_preferences).toEqual({ allow_marketing: false, allow_security: false, locale: "en" });
 
     // Without allow_security, a password change is still told by mail (and as a notification):
     // only optional notices follow the flag.
@@ -298,7 +298,35 @@ describe("email-preferences", () => {
     expect((await get("/v2/web/user/notification", changed.body.token)).body.notifications[0].type).toBe("password_changed");
 
     const back = await post("/v2/web/user/email-preferences", changed.body.token, { allow_marketing: true, allow_security: false });
-    expect(back.body.email_preferences).toEqual({ allow_marketing: true, allow_security: false });
+    expect(back.body.email_preferences).toEqual({ allow_marketing: true, allow_security: false, locale: "en" });
+  });
+
+  it("takes an optional mail language, which later sign-ins in another language leave alone", async () => {
+    const user = await registerUser(shop);
+    const chosen = await post("/v2/web/user/email-preferences", user.token, { allow_marketing: true, allow_security: true, locale: "hi" });
+    expect(chosen.status, chosen.text).toBe(200);
+    expect(chosen.body.email_preferences).toEqual({ allow_marketing: true, allow_security: true, locale: "hi" });
+    // A sign-in from an English page used to make English the mail language; the choice stays.
+    const again = await login(shop, user.email, user.password, { lang: "en" });
+    expect(again.status, again.text).toBe(200);
+    expect((await get("/v2/web/frontend/data", again.body.token)).body.email_preferences.locale).toBe("hi");
+    const changed = await post("/v2/web/user/changePassword", again.body.token, { old_password: user.password, new_password: "Fresh-Orchid-56" });
+    expect(changed.status).toBe(200);
+    const mail = await shop.smtp.waitFor((m) => m.to.includes(user.email) && m.subject === message(shop, "hi", "mail.password_changed.subject"));
+    expect(mail.subject).toBe(message(shop, "hi", "mail.password_changed.subject"));
+    // Without `locale`, the choice is kept as it is.
+    const flags = await post("/v2/web/user/email-preferences", changed.body.token, { allow_marketing: false, allow_security: true });
+    expect(flags.body.email_preferences).toEqual({ allow_marketing: false, allow_security: true, locale: "hi" });
+  });
+
+  it("refuses a mail language that is not one of ours", async () => {
+    const user = await registerUser(shop);
+    for (const locale of ["xx", "EN", "zh", 7, null]) {
+      const reply = await post("/v2/web/user/email-preferences", user.token, { allow_marketing: true, allow_security: true, locale });
+      expect(reply.status, JSON.stringify(locale)).toBe(400);
+      expect(Object.keys(reply.body.errors)).toEqual(["locale"]);
+      expect(reply.body.errors.locale).toBe(message(shop, "en", "validation.mail_locale"));
+    }
   });
 
   it("needs both booleans: missing ones, strings and numbers give 400 validation_failed", async () => {
@@ -318,7 +346,7 @@ describe("email-preferences", () => {
     }
     const typed = await post("/v2/web/user/email-preferences", user.token, { allow_marketing: "true", allow_security: true });
     expect(typed.body.errors.allow_marketing).toBe(message(shop, "en", "validation.boolean"));
-    expect((await get("/v2/web/frontend/data", user.token)).body.email_preferences).toEqual({ allow_marketing: true, allow_security: true });
+    expect((await get("/v2/web/frontend/data", user.token)).body.email_preferences).toEqual({ allow_marketing: true, allow_security: true, locale: "en" });
   });
 });
 
@@ -369,7 +397,7 @@ describe("cookie-authenticated calls from another site", () => {
       expect(logout.status).toBe(403);
     }
     expect(await meStatus(shop, user.token)).toBe(200);
-    expect((await get("/v2/web/frontend/data", user.token)).body.email_preferences).toEqual({ allow_marketing: true, allow_security: true });
+    expect((await get("/v2/web/frontend/data", user.token)).body.email_preferences).toEqual({ allow_marketing: true, allow_security: true, locale: "en" });
     expect((await login(shop, user.email, PASSWORD)).status).toBe(200);
 
     // The same call from our own origin goes through.

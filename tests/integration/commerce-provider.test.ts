@@ -61,6 +61,7 @@ beforeAll(() => {
     catalog: services.catalog,
     referrals: services.referrals,
     notifications: services.notifications,
+    receipts: services.receipts,
     suspensions: services.suspensions,
     publicUrl: services.settings.PUBLIC_URL,
     currency: "USD",

@@ -77,10 +77,11 @@ describe("languages and storefront pages", () => {
     expect(root).toContain('"path","/"');
   });
 
-  it("gives crawlers the status without the error screen", async () => {
+  it("gives crawlers the status in a line of text, not the error screen", async () => {
     const res = await shop.request("/en/no-such-page", { headers: { "user-agent": "Googlebot/2.1 (+http://www.google.com/bot.html)" } });
     expect(res.status).toBe(404);
-    expect(await res.text()).toBe("");
+    expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await res.text()).toBe("404 Page Not Found: /en/no-such-page\n");
   });
 });
 

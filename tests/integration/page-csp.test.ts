@@ -10,11 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../server/app.ts";
 import { BUILD_DIR, loadBuild } from "../../server/main.ts";
 import { startTestApp, type TestApp } from "../kit/app.ts";
+import { PAGE_SCRIPTS } from "../../server/http/page-scripts.ts";
 
 const INJECTED = "document.title='injected'";
 const ROUTE = "en/referral";
 const HYDRATED = "/en/dota2/profile/referral";
 const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+/** The inline scripts every page carries (the `tz` cookie, prefetch), allowed by their hashes. */
+const EVERY_PAGE = Object.values(PAGE_SCRIPTS).map(sha256);
 
 let shop: TestApp & { stop(): Promise<void> };
 let app: ReturnType<typeof createApp>;
@@ -102,10 +105,12 @@ describe("the page CSP with reCAPTCHA on (RECAPTCHA_SCRIPT_URL, docs/product/acc
     // widget's script itself, deferred, in the page's language, and Google's script renders into
     // the placeholder inside the form.
     const html = await res.text();
-    expect(directive(csp, "script-src")).toEqual(["'self'", "http://127.0.0.1:9/stand-in/recaptcha/"]);
+    expect(directive(csp, "script-src")).toEqual(["'self'", ...EVERY_PAGE, "http://127.0.0.1:9/stand-in/recaptcha/"]);
     expect(html).toMatch(/<script src="http:\/\/127\.0\.0\.1:9\/stand-in\/recaptcha\/api\.js\?hl=[a-z]{2}" defer=""><\/script>/);
     expect(html).toMatch(/<form[^>]*>(?:(?!<\/form>)[\s\S])*<div class="g-recaptcha" data-sitekey="site-key-1" data-theme="dark"><\/div>/);
-    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)/);
+    // Inline: only the two scripts of every page.
+    const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+    expect(inline).toEqual(Object.values(PAGE_SCRIPTS));
   });
 
   it("allows Google's script and frames by default", async () => {
@@ -116,7 +121,7 @@ describe("the page CSP with reCAPTCHA on (RECAPTCHA_SCRIPT_URL, docs/product/acc
 
   it("keeps the widget's sources off pages that run no script (the storefront)", async () => {
     const csp = (await captcha.request("/en/dota2")).headers.get("content-security-policy")!;
-    expect(directive(csp, "script-src")).toEqual(["'self'"]);
+    expect(directive(csp, "script-src")).toEqual(["'self'", ...EVERY_PAGE]);
     expect(directive(csp, "frame-src")).toEqual(["'none'"]);
   });
 });

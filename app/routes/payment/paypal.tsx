@@ -8,7 +8,8 @@ import { Logo } from "../../components/brand.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
-import { formatDate, formatMoney } from "../../../i18n/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
+import { useFormatDate } from "../../lib/dates.ts";
 import { pageMeta, stylesheets } from "../../lib/meta.ts";
 import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
 import type { Route } from "./+types/paypal.ts";
@@ -68,6 +69,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
 export default function PaymentReturn({ loaderData: { outcome, back } }: Route.ComponentProps) {
+  const formatDate = useFormatDate();
   const t = useT();
   const locale = useLocale();
   const { pathname, search } = useLocation();

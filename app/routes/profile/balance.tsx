@@ -12,7 +12,8 @@ import { Field, PageForm, replyTo, usePageForm } from "../../components/page-for
 import { notificationForStatus, useNotifications } from "../../components/notifications.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
-import { formatDate, formatMoney } from "../../../i18n/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
+import { useFormatDate } from "../../lib/dates.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { readSubmission, refuse } from "../../lib/forms.server.ts";
@@ -26,6 +27,9 @@ import type { Constraint, SubmissionResult } from "@conform-to/dom";
 
 /** A transaction as the list shows it: the ledger's row with its products named. */
 type Row = Omit<Transaction, "products"> & { items: string[] };
+
+/** A receipt as the list shows it (docs/product/money.md#receipts): its lines named as its mail names them. */
+type ReceiptRow = { id: number; number: string; createdAt: Date; lines: string[]; method: string; amount: number; currency: string };
 
 /** One page of transactions; a failure carries the status the page reacts to
  * (docs/product/routes.md#failed-calls-in-the-browser). */
@@ -58,6 +62,18 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     }
   }
 
+  // Deferred half too: the receipts (the latest 50). A failure shows a line in place of the list.
+  let receipts: ReceiptRow[] | null;
+  try {
+    receipts = (await services.receipts.list(auth.user.id, 50)).map((receipt) => {
+      const { lines, method } = services.receipts.describe(receipt, t);
+      return { id: receipt.id, number: receipt.number, createdAt: receipt.createdAt, lines: lines.map((l) => l.text), method, amount: receipt.amount, currency: receipt.currency };
+    });
+  } catch (error) {
+    services.logger.error({ err: error }, "receipts: list failed");
+    receipts = null;
+  }
+
   const { TOPUP_MIN, TOPUP_MAX } = services.settings;
   const unit = 10 ** minorDigits(user.currency);
   return {
@@ -68,6 +84,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     topup: { min: TOPUP_MIN, max: TOPUP_MAX, constraint: { amount: { required: true, min: TOPUP_MIN / unit, max: TOPUP_MAX / unit, step: 1 / unit } } },
     before: beforeId ?? null,
     page,
+    receipts,
     meta: { title: t("balance.title"), description: t("balance.title") },
   };
 }
@@ -111,7 +128,7 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
   const { pathname } = useLocation();
   // The failed page alone is for the "Load more" fetcher; a navigation that got it has nothing else to show.
   if (!("balance" in loaderData)) throw new Error("the balance page's data did not load");
-  const { balance, owed, currency, topup, before, page } = loaderData;
+  const { balance, owed, currency, topup, before, page, receipts } = loaderData;
   return (
     <section aria-labelledby="balance-title" className="commerce">
       <h1 id="balance-title">{t("balance.title")}</h1>
@@ -140,6 +157,7 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
         </Card>
       </div>
       <Transactions key={`${pathname}|${before ?? ""}|${page.rows[0]?.id ?? ""}`} page={page} before={before} />
+      <Receipts receipts={receipts} />
     </section>
   );
 }
@@ -235,7 +253,55 @@ function statusText(t: Translate, status: string): string {
   return key ? t(key) : status;
 }
 
+/** The buyer's receipts (docs/product/money.md#receipts), newest first; each was also mailed. */
+function Receipts({ receipts }: { receipts: ReceiptRow[] | null }) {
+  const formatDate = useFormatDate();
+  const t = useT();
+  const locale = useLocale();
+  return (
+    <Card as="section" className="receipts">
+      <div className="section-head">
+        <h2 className="h3" id="receipts-title">{t("balance.receipts.title")}</h2>
+      </div>
+      <p className="muted small">{t("balance.receipts.lead")}</p>
+      {receipts === null ? (
+        <p className="muted empty" role="alert">{t("balance.receipts.failed")}</p>
+      ) : receipts.length === 0 ? (
+        <p className="muted empty">{t("balance.receipts.empty")}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="tx-table receipts-table" aria-labelledby="receipts-title">
+            <thead>
+              <tr>
+                <th scope="col">{t("balance.receipts.number")}</th>
+                <th scope="col">{t("balance.receipts.date")}</th>
+                <th scope="col">{t("balance.receipts.items")}</th>
+                <th scope="col">{t("balance.receipts.method")}</th>
+                <th scope="col" className="num">{t("balance.receipts.amount")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {receipts.map((receipt) => (
+                <tr key={receipt.id} data-receipt={receipt.number}>
+                  <td data-label={t("balance.receipts.number")}>{receipt.number}</td>
+                  <td data-label={t("balance.receipts.date")}>
+                    <time dateTime={receipt.createdAt.toISOString()}>{formatDate(receipt.createdAt)}</time>
+                  </td>
+                  <td data-label={t("balance.receipts.items")} className="details">{receipt.lines.join(", ")}</td>
+                  <td data-label={t("balance.receipts.method")}>{receipt.method}</td>
+                  <td data-label={t("balance.receipts.amount")} className="num amount">{formatMoney(receipt.amount, receipt.currency, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}
+
 function TransactionTable({ rows }: { rows: Row[] }) {
+  const formatDate = useFormatDate();
   const t = useT();
   const locale = useLocale();
   return (

@@ -6,7 +6,8 @@ import { Icon, type IconName } from "../../components/ui/icons.tsx";
 import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatDate, formatMoney } from "../../../i18n/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
+import { useFormatDate } from "../../lib/dates.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import type { Route } from "./+types/overview.ts";
@@ -38,6 +39,7 @@ const QUICK_LINKS = [
 ] as const satisfies readonly { path: string; key: string; icon: IconName }[];
 
 export default function Overview({ loaderData: { user, game, subscription: sub } }: Route.ComponentProps) {
+  const formatDate = useFormatDate();
   const { game: slug } = useParams();
   const t = useT();
   const locale = useLocale();

@@ -13,7 +13,8 @@ import { PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
 import { SubscriptionBadge, productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatDate, formatMoney } from "../../../i18n/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
+import { useFormatDate } from "../../lib/dates.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { readSubmission, refuse } from "../../lib/forms.server.ts";
@@ -72,6 +73,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 }
 
 export default function Payment({ loaderData, actionData }: Route.ComponentProps) {
+  const formatDate = useFormatDate();
   const { game, product, balance, currency, subscription } = loaderData;
   // Either button's refusal shows in the one form.
   const [form] = usePageForm("pay", {}, { lastResult: replyTo(actionData) });

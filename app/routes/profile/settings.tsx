@@ -15,10 +15,10 @@ import {
   EmailPreferencesFields,
 } from "../../../core/accounts/accounts.schema.ts";
 import { signInCookies, signOutCookies } from "../../../server/http/cookies.ts";
-import { localePath } from "../../../i18n/locales.ts";
+import { LANG_TAG, LOCALE_NAMES, LOCALES, localePath, type Locale } from "../../../i18n/locales.ts";
 import { Badge, Card } from "../../components/ui/primitives.tsx";
 import { Notice, SubmitButton } from "../../components/forms.tsx";
-import { CheckboxField, Field, PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
+import { CheckboxField, Field, PageForm, replyTo, SelectField, usePageForm } from "../../components/page-form.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
@@ -85,7 +85,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         await accounts.disableTwoFa(userId, form, requestMeta(context, request));
         return redirect(back("two_fa_disabled"));
       case "prefs":
-        await accounts.setEmailPreferences(userId, { allowMarketing: form.allow_marketing ?? false, allowSecurity: form.allow_security ?? false });
+        await accounts.setEmailPreferences(userId, { allowMarketing: form.allow_marketing ?? false, allowSecurity: form.allow_security ?? false, locale: form.locale });
         return { ok: true as const, intent: form.intent };
       case "signout-others":
         await accounts.signOutOthers(userId, auth.session.id);
@@ -241,13 +241,13 @@ function DisableTwoFa({ lastResult }: Reply) {
   );
 }
 
-function PreferencesTask({ preferences, saved, lastResult }: Reply & { preferences: { allowSecurity: boolean; allowMarketing: boolean }; saved: boolean }) {
+function PreferencesTask({ preferences, saved, lastResult }: Reply & { preferences: { allowSecurity: boolean; allowMarketing: boolean; locale: Locale }; saved: boolean }) {
   const t = useT();
   const on = (value: boolean) => (value ? "on" : undefined);
   const [form, fields] = usePageForm(
     "prefs",
-    { allow_security: {}, allow_marketing: {} },
-    { lastResult, defaultValue: { allow_security: on(preferences.allowSecurity), allow_marketing: on(preferences.allowMarketing) } },
+    { allow_security: {}, allow_marketing: {}, locale: { required: true } },
+    { lastResult, defaultValue: { allow_security: on(preferences.allowSecurity), allow_marketing: on(preferences.allowMarketing), locale: preferences.locale } },
   );
   return (
     <Card as="section" className="settings-card">
@@ -256,6 +256,14 @@ function PreferencesTask({ preferences, saved, lastResult }: Reply & { preferenc
       <PageForm form={form}>
         <CheckboxField field={fields.allow_security} label={t("settings.prefs.security")} />
         <CheckboxField field={fields.allow_marketing} label={t("settings.prefs.marketing")} />
+        {/* The mail language (docs/product/accounts.md#e-mail-preferences-and-notices): each language named in itself. */}
+        <SelectField field={fields.locale} label={t("settings.prefs.locale")} hint={t("settings.prefs.localeHint")}>
+          {LOCALES.map((l) => (
+            <option key={l} value={l} lang={LANG_TAG[l]}>
+              {LOCALE_NAMES[l]}
+            </option>
+          ))}
+        </SelectField>
         <SubmitButton intent="prefs" variant="secondary" block={false}>{t("settings.prefs.submit")}</SubmitButton>
       </PageForm>
     </Card>

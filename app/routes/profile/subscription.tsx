@@ -13,7 +13,8 @@ import { notificationForStatus, useNotifications } from "../../components/notifi
 import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatDate, formatMoney } from "../../../i18n/format.ts";
+import { formatMoney } from "../../../i18n/format.ts";
+import { useFormatDate } from "../../lib/dates.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { readSubmission, refuse } from "../../lib/forms.server.ts";
@@ -63,6 +64,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 }
 
 export default function Subscription({ loaderData }: Route.ComponentProps) {
+  const formatDate = useFormatDate();
   const { game, subscription: sub, products, freeze, notice } = loaderData;
   const t = useT();
   const locale = useLocale();
@@ -154,6 +156,7 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
 }
 
 function FreezeControls({ sub }: { sub: SubscriptionData | null }) {
+  const formatDate = useFormatDate();
   const t = useT();
   const { pathname } = useLocation();
   const fetcher = useFetcher<typeof action>();

@@ -43,11 +43,11 @@ export default function Home({ loaderData: { games } }: Route.ComponentProps) {
           <h1>{t("home.hero.title")}</h1>
           <p className="lead">{t("home.hero.subtitle")}</p>
           <div className="hero-actions">
-            <ButtonLink to={href("/dota2")}>
+            <ButtonLink to={href("/dota2")} data-prefetch>
               {t("home.hero.cta")}
               <Icon name="arrowRight" size={18} />
             </ButtonLink>
-            <ButtonLink to={href("/presentation")} variant="secondary">
+            <ButtonLink to={href("/presentation")} variant="secondary" data-prefetch>
               {t("home.hero.secondary")}
             </ButtonLink>
           </div>
@@ -66,7 +66,7 @@ export default function Home({ loaderData: { games } }: Route.ComponentProps) {
               {game.fromPrice !== undefined && game.currency && (
                 <p className="price-from">{t("home.games.from", { price: formatMoney(game.fromPrice, game.currency, locale) })}</p>
               )}
-              <ButtonLink to={href(`/${game.slug}`)} variant="secondary" block aria-label={t("home.games.openLabel", { game: game.name })}>
+              <ButtonLink to={href(`/${game.slug}`)} variant="secondary" block data-prefetch aria-label={t("home.games.openLabel", { game: game.name })}>
                 {t("home.games.open")}
               </ButtonLink>
             </Card>

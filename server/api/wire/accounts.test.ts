@@ -37,7 +37,7 @@ describe("userDto", () => {
 
 describe("the other account answers", () => {
   it("email_preferences", () => {
-    expect(JSON.stringify(emailPreferencesDto({ allowMarketing: false, allowSecurity: true }))).toBe('{"allow_marketing":false,"allow_security":true}');
+    expect(JSON.stringify(emailPreferencesDto({ allowMarketing: false, allowSecurity: true, locale: "hi" }))).toBe('{"allow_marketing":false,"allow_security":true,"locale":"hi"}');
   });
 
   it("2fa/enable: secret, otpauth_url, qr", () => {

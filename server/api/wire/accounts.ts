@@ -32,10 +32,10 @@ export function userDto(user: User): UserDto {
   };
 }
 
-export type EmailPreferencesDto = { allow_marketing: boolean; allow_security: boolean };
+export type EmailPreferencesDto = { allow_marketing: boolean; allow_security: boolean; locale: string };
 
 export function emailPreferencesDto(preferences: EmailPreferences): EmailPreferencesDto {
-  return { allow_marketing: preferences.allowMarketing, allow_security: preferences.allowSecurity };
+  return { allow_marketing: preferences.allowMarketing, allow_security: preferences.allowSecurity, locale: preferences.locale };
 }
 
 /** The answer of 2fa/enable. */

@@ -1,0 +1,37 @@
+// The two inline scripts every page carries, whether it hydrates or not (docs/decisions/0012-every-page-scripts.md).
+// Their text is fixed, so their CSP hashes are the same on every page and a cached page keeps them
+// (docs/decisions/0002-csp-by-hash.md). The root layout renders them; the page handler knows their
+// hashes, to tell a page that runs only these from one that runs React Router's scripts too.
+
+/**
+ * Writes the visitor's IANA time zone into the `tz` cookie (365 days) when it is missing or
+ * changed, so that the next page shows times in it (docs/product/routes.md#dates-and-amounts).
+ */
+export const TIME_ZONE_SCRIPT =
+  '(function(){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone,c="tz="+encodeURIComponent(z);' +
+  'if(z&&(" "+document.cookie+";").indexOf(" "+c+";")<0)document.cookie=c+";path=/;max-age=31536000;samesite=lax"+(location.protocol=="https:"?";secure":"")}catch(e){}})()';
+
+/**
+ * Prefetches the likely next pages (docs/product/routes.md#prefetch): the links marked
+ * `data-prefetch` (public pages: the games, the landing pages) once they are on screen or a
+ * pointer, a finger or the focus reaches them — at most 4 at once, each once, and none at all on a
+ * data-saving or 2G connection (spec 9: 4 preloads at once, skipped on slow or data-saving
+ * connections). A prefetch is a `<link rel=prefetch>` of the document, which the server answers
+ * with a short private max-age so that the navigation reuses it (server/pages.ts). A link with a
+ * query is never prefetched (`?locale=` and `?r=` set cookies).
+ */
+export const PREFETCH_SCRIPT =
+  "(function(){var n=navigator.connection;if(n&&(n.saveData||/2g/.test(n.effectiveType||\"\")))return;" +
+  "var seen={},queue=[],busy=0,MAX=4;" +
+  "function next(){while(busy<MAX&&queue.length){var u=queue.shift(),l=document.createElement(\"link\");busy++;" +
+  "l.rel=\"prefetch\";l.href=u;l.onload=l.onerror=function(){busy--;next()};document.head.appendChild(l)}}" +
+  "function want(a){if(!a||a.origin!==location.origin||a.search)return;" +
+  "var u=a.pathname;if(u===location.pathname||seen[u])return;seen[u]=1;queue.push(u);next()}" +
+  "function near(e){var t=e.target;want(t&&t.closest&&t.closest(\"a[data-prefetch]\"))}" +
+  "[\"pointerover\",\"touchstart\",\"focusin\"].forEach(function(k){document.addEventListener(k,near,{passive:true})});" +
+  "if(!window.IntersectionObserver)return;" +
+  "var io=new IntersectionObserver(function(es){es.forEach(function(e){if(e.isIntersecting){io.unobserve(e.target);want(e.target)}})});" +
+  "(window.requestIdleCallback||setTimeout)(function(){document.querySelectorAll(\"a[data-prefetch]\").forEach(function(a){io.observe(a)})})})()";
+
+/** The scripts by name, for the root layout. */
+export const PAGE_SCRIPTS = { timeZone: TIME_ZONE_SCRIPT, prefetch: PREFETCH_SCRIPT } as const;
