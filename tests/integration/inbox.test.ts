@@ -5,9 +5,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { notifications } from "../../db/schema/index.ts";
-import { register, useCommerceShop, type User } from "./commerce-kit.ts";
+import { registerUser, useShop, type User } from "../kit/shop.ts";
 
-const shop = useCommerceShop({ pages: true });
+const shop = useShop({ pages: true });
 const origin = () => shop.services.settings.PUBLIC_URL;
 
 /** Three notifications for the user, oldest first; their ids. */
@@ -25,7 +25,7 @@ const read = (user: User, json: unknown) => shop.call("POST", "/v2/web/user/noti
 
 describe("POST /v2/web/user/notification/read", () => {
   it("marks the given ids read and answers the list as GET user/notification does", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     const [a, b, c] = await threeFor(user);
     const reply = await read(user, { ids: [a, c] });
     expect(reply.status, reply.text).toBe(200);
@@ -43,7 +43,7 @@ describe("POST /v2/web/user/notification/read", () => {
   });
 
   it("marks all read with all: true", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     await threeFor(user);
     const reply = await read(user, { all: true });
     expect(reply.status).toBe(200);
@@ -52,8 +52,8 @@ describe("POST /v2/web/user/notification/read", () => {
   });
 
   it("never touches another user's notifications, and does not tell they exist", async () => {
-    const owner = await register(shop, { tag: "owner" });
-    const other = await register(shop, { tag: "other" });
+    const owner = await registerUser(shop, { tag: "owner" });
+    const other = await registerUser(shop, { tag: "other" });
     const [a] = await threeFor(owner);
     const reply = await read(other, { ids: [a, 2_000_000_000] });
     expect(reply.status).toBe(200);
@@ -64,7 +64,7 @@ describe("POST /v2/web/user/notification/read", () => {
   });
 
   it("refuses what is neither ids nor all: true, and guests", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     for (const json of [{}, { ids: [] }, { ids: [1], all: true }, { all: false }, { ids: ["1"] }, { ids: [0] }, { ids: [1.5] }, { ids: 1 }, { ids: Array.from({ length: 101 }, (_, i) => i + 1) }]) {
       const reply = await read(user, json);
       expect(reply.status, JSON.stringify(json)).toBe(400);
@@ -75,7 +75,7 @@ describe("POST /v2/web/user/notification/read", () => {
   });
 
   it("refuses a cross-site post riding on the cookie", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     await threeFor(user);
     const res = await shop.request("/v2/web/user/notification/read", {
       method: "POST",
@@ -91,7 +91,7 @@ describe("the header's bell", () => {
   const page = async (user: User | null, path: string) => (await shop.request(path, { headers: user ? { cookie: `access_token=${user.token}` } : {} })).text();
 
   it("shows the unread count and the latest notifications on signed-in pages, and nothing to guests", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     await threeFor(user);
     for (const path of ["/en/dota2/profile/balance", "/en/minecraft", "/en"]) {
       const html = await page(user, path);
@@ -119,7 +119,7 @@ describe("the header's bell", () => {
   }
 
   it("marks one read from the page without JavaScript, and comes back to the page", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     const [a, b] = await threeFor(user);
     const res = await form(user, { intent: "read", id: String(b), back: "/en/minecraft?x=1" });
     expect(res.status).toBe(303);
@@ -131,7 +131,7 @@ describe("the header's bell", () => {
   });
 
   it("marks all read, and goes to the profile rather than another site", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     await threeFor(user);
     const res = await form(user, { intent: "read", all: "1", back: "//evil.example/x" });
     expect(res.status).toBe(303);
@@ -142,7 +142,7 @@ describe("the header's bell", () => {
   });
 
   it("refuses a form that names neither one nor all, and sends a guest to sign in", async () => {
-    const user = await register(shop);
+    const user = await registerUser(shop);
     await threeFor(user);
     expect((await form(user, { intent: "read", back: "/en" })).status).toBe(400);
     expect((await form(user, { intent: "read", id: "x" })).status).toBe(400);

@@ -3,10 +3,10 @@
 // buyer's language, naming the demo payment.
 import { describe, expect, it } from "vitest";
 import { formatMoney } from "../../i18n/format.ts";
-import { PRODUCTS, register, useCommerceShop, type User } from "./commerce-kit.ts";
+import { PRODUCTS, registerUser, useShop, type User } from "../kit/shop.ts";
 import { oneReceipt } from "./receipts-kit.ts";
 
-const shop = useCommerceShop({ smtp: true, pages: true });
+const shop = useShop({ smtp: true, pages: true });
 
 async function approvedDemoOrder(user: User, body: { amount?: number; product_id?: number }): Promise<string> {
   const created = await shop.call("POST", "/v2/web/payment/paypal/order", { token: user.token, json: body });
@@ -18,7 +18,7 @@ async function approvedDemoOrder(user: User, body: { amount?: number; product_id
 
 describe("receipts of demo payments", () => {
   it("a top-up, the return page and two capture calls racing: one receipt, in the buyer's language", async () => {
-    const buyer = await register(shop, { lang: "cn" });
+    const buyer = await registerUser(shop, { lang: "cn" });
     const orderId = await approvedDemoOrder(buyer, { amount: 3000 });
     const capture = () => shop.call("POST", "/v2/web/payment/paypal/capture", { token: buyer.token, json: { order_id: orderId } });
     const page = () => shop.request(`/cn/payment/paypal?token=${orderId}`, { headers: { cookie: `access_token=${buyer.token}` } });
@@ -32,7 +32,7 @@ describe("receipts of demo payments", () => {
   });
 
   it("a product bought with the demo provider: one receipt naming it", async () => {
-    const buyer = await register(shop, { lang: "id" });
+    const buyer = await registerUser(shop, { lang: "id" });
     const orderId = await approvedDemoOrder(buyer, { product_id: PRODUCTS.minecraft.days90.id });
     expect((await shop.request(`/id/payment/paypal?token=${orderId}`, { headers: { cookie: `access_token=${buyer.token}` } })).status).toBe(200);
     expect((await shop.call("POST", "/v2/web/payment/paypal/capture", { token: buyer.token, json: { order_id: orderId } })).status).toBe(200);

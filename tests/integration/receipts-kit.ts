@@ -6,16 +6,16 @@ import { expect } from "vitest";
 import { receipts } from "../../db/schema/index.ts";
 import { LOCALES, type Locale } from "../../i18n/locales.ts";
 import type { ReceivedMail } from "../kit/smtp.ts";
-import type { CommerceShop, User } from "./commerce-kit.ts";
+import type { Shop, User } from "../kit/shop.ts";
 
 /** The receipts of a user, as stored; mails are waited for (background work) before counting. */
-export async function receiptRows(s: CommerceShop, userId: number) {
+export async function receiptRows(s: Shop, userId: number) {
   await s.services.background.drain();
   return s.services.db.select().from(receipts).where(eq(receipts.userId, userId)).orderBy(receipts.id);
 }
 
 /** Every receipt mail a user got, in any of the seven languages. */
-export function receiptMails(s: CommerceShop, user: User): ReceivedMail[] {
+export function receiptMails(s: Shop, user: User): ReceivedMail[] {
   const subjects = LOCALES.map((l) => {
     const [before = "", after = ""] = s.services.catalogs.t(l)("mail.receipt.subject", { number: "000000" }).split("000000");
     const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -25,7 +25,7 @@ export function receiptMails(s: CommerceShop, user: User): ReceivedMail[] {
 }
 
 /** The one receipt mail of a user, checked to be in `locale` and to name its number. */
-export async function oneReceipt(s: CommerceShop, user: User, locale: Locale): Promise<{ mail: ReceivedMail; row: typeof receipts.$inferSelect }> {
+export async function oneReceipt(s: Shop, user: User, locale: Locale): Promise<{ mail: ReceivedMail; row: typeof receipts.$inferSelect }> {
   const rows = await receiptRows(s, user.id);
   expect(rows).toHaveLength(1);
   const row = rows[0]!;

@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 import { formatMoney } from "../../i18n/format.ts";
 import type { KitOrder } from "../kit/paypal.ts";
 import { runJobsOnce } from "../../server/jobs.ts";
-import { GAMES, PRODUCTS, register, useCommerceShop, type Reply, type User } from "./commerce-kit.ts";
+import { GAMES, PRODUCTS, registerUser, useShop, type Reply, type User } from "../kit/shop.ts";
 import { oneReceipt, receiptMails, receiptRows } from "./receipts-kit.ts";
 
-const shop = useCommerceShop({ paypal: true, smtp: true, pages: true });
+const shop = useShop({ paypal: true, smtp: true, pages: true });
 
 async function createOrder(user: User, body: { amount?: number; product_id?: number }): Promise<KitOrder> {
   const reply = await shop.call("POST", "/v2/web/payment/paypal/order", { token: user.token, json: body });
@@ -24,7 +24,7 @@ const webhook = (event: unknown): Promise<Reply> => shop.call("POST", "/v2/web/p
 
 describe("a receipt for every payment through PayPal", () => {
   it("a top-up with the capture call and two webhooks racing: one receipt, in the buyer's language", async () => {
-    const buyer = await register(shop, { lang: "pt" });
+    const buyer = await registerUser(shop, { lang: "pt" });
     const order = await createOrder(buyer, { amount: 2500 });
     // PayPal captured it (its answer to the shop got lost); the return and two deliveries of the event race.
     shop.paypal.captureAtProvider(order.id);
@@ -42,7 +42,7 @@ describe("a receipt for every payment through PayPal", () => {
   });
 
   it("a product with the webhook first and the return page after: one receipt, in the buyer's language", async () => {
-    const buyer = await register(shop, { lang: "hi" });
+    const buyer = await registerUser(shop, { lang: "hi" });
     const order = await createOrder(buyer, { product_id: PRODUCTS.dota2.days7.id });
     shop.paypal.captureAtProvider(order.id);
     expect((await webhook(shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order))).status).toBe(200);
@@ -59,7 +59,7 @@ describe("a receipt for every payment through PayPal", () => {
   });
 
   it("a payment the provider never completed sends none", async () => {
-    const buyer = await register(shop, { lang: "en" });
+    const buyer = await registerUser(shop, { lang: "en" });
     const created = await shop.call("POST", "/v2/web/payment/paypal/order", { token: buyer.token, json: { amount: 1500 } });
     expect(created.status).toBe(200);
     expect((await capture(buyer, created.body.order_id)).status).toBe(409); // not approved
@@ -70,7 +70,7 @@ describe("a receipt for every payment through PayPal", () => {
 
 describe("a receipt for every purchase and gift from the balance", () => {
   it("a purchase: one receipt in the buyer's language, none more for the same Idempotency-Key replayed", async () => {
-    const buyer = await register(shop, { lang: "ru", balance: 10_000 });
+    const buyer = await registerUser(shop, { lang: "ru", balance: 10_000 });
     const headers = { "idempotency-key": `receipt-${buyer.id}` };
     const first = await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: PRODUCTS.minecraft.days30.id }, headers });
     expect(first.status, first.text).toBe(200);
@@ -84,14 +84,14 @@ describe("a receipt for every purchase and gift from the balance", () => {
   });
 
   it("a refused purchase (not enough balance) sends none", async () => {
-    const buyer = await register(shop, { lang: "en", balance: 100 });
+    const buyer = await registerUser(shop, { lang: "en", balance: 100 });
     expect((await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: PRODUCTS.cs2.days90.id } })).status).toBe(409);
     expect(await receiptRows(shop, buyer.id)).toHaveLength(0);
   });
 
   it("a gift: the giver gets the receipt in the giver's language, the recipient none", async () => {
-    const giver = await register(shop, { lang: "es", balance: 10_000 });
-    const friend = await register(shop, { lang: "id" });
+    const giver = await registerUser(shop, { lang: "es", balance: 10_000 });
+    const friend = await registerUser(shop, { lang: "id" });
     const gift = await shop.call("POST", "/v2/web/user/gift", { token: giver.token, json: { product_id: PRODUCTS.cs2.days7.id, recipient: friend.username } });
     expect(gift.status, gift.text).toBe(200);
     const { mail, row } = await oneReceipt(shop, giver, "es");
@@ -103,7 +103,7 @@ describe("a receipt for every purchase and gift from the balance", () => {
   });
 
   it("a mail that never went (the process stopped after the commit) is sent by the job, once", async () => {
-    const buyer = await register(shop, { lang: "cn", balance: 10_000 });
+    const buyer = await registerUser(shop, { lang: "cn", balance: 10_000 });
     // The purchase booked and its receipt written, the process gone before the mail: as the core
     // leaves it when nothing calls mailSoon.
     const { services } = shop;
@@ -120,7 +120,7 @@ describe("a receipt for every purchase and gift from the balance", () => {
 
 describe("the receipts in the profile", () => {
   it("lists each receipt on the balance page: number, item, method and amount", async () => {
-    const buyer = await register(shop, { lang: "en", balance: 10_000 });
+    const buyer = await registerUser(shop, { lang: "en", balance: 10_000 });
     expect((await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: PRODUCTS.dota2.days30.id } })).status).toBe(200);
     const order = await createOrder(buyer, { amount: 1200 });
     expect((await capture(buyer, order.id)).status).toBe(200);

@@ -7,9 +7,9 @@ import { subscriptions, users } from "../../db/schema/index.ts";
 import { formatDate } from "../../i18n/format.ts";
 import { PAGE_SCRIPTS } from "../../server/http/page-scripts.ts";
 import { runJobsOnce } from "../../server/jobs.ts";
-import { PRODUCTS, register, useCommerceShop, type User } from "./commerce-kit.ts";
+import { PRODUCTS, registerUser, useShop, type User } from "../kit/shop.ts";
 
-const shop = useCommerceShop({ pages: true, smtp: true });
+const shop = useShop({ pages: true, smtp: true });
 
 async function page(path: string, cookie: string): Promise<string> {
   const res = await shop.request(path, { headers: { cookie } });
@@ -18,7 +18,7 @@ async function page(path: string, cookie: string): Promise<string> {
 }
 
 async function buyer(): Promise<{ user: User; expiresAt: Date }> {
-  const user = await register(shop, { balance: 10_000 });
+  const user = await registerUser(shop, { balance: 10_000 });
   const bought = await shop.call("POST", "/v2/web/user/purchase", { token: user.token, json: { product_id: PRODUCTS.dota2.days7.id } });
   expect(bought.status, bought.text).toBe(200);
   const [sub] = await shop.services.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id));
