@@ -12,6 +12,7 @@ import { formReply, unreadSubmission } from "./http/forms.ts";
 import type { Services } from "./services.ts";
 import { pageCsp, recaptchaCsp } from "./middleware/security-headers.ts";
 import { carriesCredentials } from "./http/cookies.ts";
+import { isSitePage } from "../core/content/index.ts";
 
 export type CachedPage = { body: ArrayBuffer; status: number; headers: [string, string][]; raw?: { body: Buffer; headers: Record<string, string> } };
 
@@ -72,11 +73,12 @@ export function withWriteLimit(build: ServerBuild): ServerBuild {
 }
 
 export function pageHandler(services: Services, build: ServerBuild) {
-  const { settings, catalog } = services;
+  const { settings, catalog, content } = services;
   // Development mode shows error details in pages: only where the conveniences are (docs/product/operations.md#production-safety).
   const handle = createRequestHandler(withWriteLimit(build), settings.devConveniences ? "development" : "production");
   const cache = new PageCache(settings.PAGE_CACHE_ENTRIES);
   catalog.onChange(() => cache.clear());
+  content.onChange(() => cache.clear());
   const cacheControl = "no-cache";
   // The reCAPTCHA widget loads its script (RECAPTCHA_SCRIPT_URL) and frames, only when a site key
   // is set. A page with the widget that does not hydrate loads the script itself (the render says
@@ -91,11 +93,11 @@ export function pageHandler(services: Services, build: ServerBuild) {
   /** Public pages that are the same for every guest of a locale and shopping area. */
   function isPublicPath(path: string): boolean {
     if (path === "/" || path === "/presentation") return true;
-    const game = /^\/([^/]+)$/.exec(path)?.[1];
-    return game !== undefined && catalog.cheatBySlug(game) !== undefined;
+    const segment = /^\/([^/]+)$/.exec(path)?.[1];
+    return segment !== undefined && (isSitePage(segment) || catalog.cheatBySlug(segment)?.visible === true);
   }
 
-  const cacheKey = (pathname: string, area: string) => `${pathname}|${area}|${catalog.version}`;
+  const cacheKey = (pathname: string, area: string) => `${pathname}|${area}|${catalog.version}.${content.version}`;
 
   /** The cached page of a guest's GET, if any (for the node:http fast path). */
   function lookup(pathname: string, area: string): CachedPage | undefined {

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Database } from "../db/client.ts";
 import type { Catalogs } from "../i18n/catalogs.ts";
 import { createCatalog } from "../core/catalog/index.ts";
+import { createContent } from "../core/content/index.ts";
 import type { Clock } from "../core/shared/clock.ts";
 import { createMailer } from "../core/mail/index.ts";
 import { createNotifications } from "../core/notifications/index.ts";
@@ -46,6 +47,7 @@ export function createServices(deps: {
   const db = database.db;
   const background = createBackground((err) => logger.error({ err }, "background task failed"));
   const catalog = createCatalog({ db });
+  const content = createContent({ db });
   const sessions = createSessions({ db, clock });
   // With Redis, its counters; while it fails, PostgreSQL's (docs/decisions/0006-redis-down.md).
   const counter = deps.redis
@@ -143,6 +145,7 @@ export function createServices(deps: {
     clock,
     background,
     catalog,
+    content,
     sessions,
     limiter,
     notifications,
