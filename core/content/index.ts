@@ -2,10 +2,12 @@
 // (docs/product/routes.md#legal-and-support-pages). Few and read by public pages, so held in
 // memory like the catalogue and reloaded when they change; `version` joins the page cache's key.
 import type { Db } from "../../db/client.ts";
-import { SITE_PAGES, sitePages, type SitePageSlug } from "../../db/schema/index.ts";
+import { sitePages, type SitePageSlug } from "../../db/schema/index.ts";
 import { DEFAULT_LOCALE, type Locale } from "../../i18n/locales.ts";
+import { SITE_PAGES } from "./slugs.ts";
 
-export { SITE_PAGES, type SitePageSlug } from "../../db/schema/index.ts";
+export { SITE_PAGES } from "./slugs.ts";
+export type { SitePageSlug } from "../../db/schema/index.ts";
 export { parseMarkup, type Block, type Inline } from "./markup.ts";
 
 export type SitePage = { slug: SitePageSlug; locale: Locale; title: string; summary: string; body: string; updatedAt: Date };
