@@ -30,20 +30,37 @@ function inline(text: string): Inline[] {
   return runs;
 }
 
-/** The blocks of a page's text; `values` fills in `{name}` placeholders (e.g. the support address). */
+/**
+ * The blocks of a page's text, read line by line: a "## " line is a heading, consecutive "- "
+ * lines a list, other consecutive lines a paragraph; a blank line ends a paragraph or a list.
+ * `values` fills in `{name}` placeholders (e.g. the support address).
+ */
 export function parseMarkup(source: string, values: Record<string, string> = {}): Block[] {
   const filled = source.replace(/\{([a-z_]+)\}/g, (whole, name: string) => values[name] ?? whole);
   const blocks: Block[] = [];
-  for (const chunk of filled.replace(/\r\n?/g, "\n").split(/\n\s*\n/)) {
-    const lines = chunk.split("\n").map((l) => l.trim()).filter(Boolean);
-    if (lines.length === 0) continue;
-    if (lines.every((l) => l.startsWith("- "))) {
-      blocks.push({ kind: "ul", items: lines.map((l) => inline(l.slice(2).trim())) });
-    } else if (lines.length === 1 && lines[0]!.startsWith("## ")) {
-      blocks.push({ kind: "h2", content: inline(lines[0]!.slice(3).trim()) });
+  let paragraph: string[] = [];
+  let list: Inline[][] | undefined;
+  const flush = () => {
+    if (paragraph.length) blocks.push({ kind: "p", content: inline(paragraph.join(" ")) });
+    if (list) blocks.push({ kind: "ul", items: list });
+    paragraph = [];
+    list = undefined;
+  };
+  for (const raw of filled.replace(/\r\n?/g, "\n").split("\n")) {
+    const line = raw.trim();
+    if (!line) {
+      flush();
+    } else if (line.startsWith("## ")) {
+      flush();
+      blocks.push({ kind: "h2", content: inline(line.slice(3).trim()) });
+    } else if (line.startsWith("- ")) {
+      if (paragraph.length) flush();
+      (list ??= []).push(inline(line.slice(2).trim()));
     } else {
-      blocks.push({ kind: "p", content: inline(lines.join(" ")) });
+      if (list) flush();
+      paragraph.push(line);
     }
   }
+  flush();
   return blocks;
 }
