@@ -2,8 +2,20 @@
 // (docs/product/data.md#demo-data). Translations are written for each language, not word for word.
 import type { Locale } from "../../i18n/locales.ts";
 import type { DemoGameSlug, GameTextsSeed, SitePagesSeed } from "./types.ts";
+import { cn as gamesCn } from "./games/cn.ts";
 import { en as gamesEn } from "./games/en.ts";
+import { es as gamesEs } from "./games/es.ts";
+import { hi as gamesHi } from "./games/hi.ts";
+import { id as gamesId } from "./games/id.ts";
+import { pt as gamesPt } from "./games/pt.ts";
+import { ru as gamesRu } from "./games/ru.ts";
+import { cn as pagesCn } from "./pages/cn.ts";
 import { en as pagesEn } from "./pages/en.ts";
+import { es as pagesEs } from "./pages/es.ts";
+import { hi as pagesHi } from "./pages/hi.ts";
+import { id as pagesId } from "./pages/id.ts";
+import { pt as pagesPt } from "./pages/pt.ts";
+import { ru as pagesRu } from "./pages/ru.ts";
 
 export type * from "./types.ts";
 
@@ -21,6 +33,6 @@ export const DEMO_STATUS: Record<DemoGameSlug, { status: "working" | "updating";
   cs2: { status: "updating", daysAgo: 1 },
 };
 
-export const DEMO_GAME_TEXTS: Partial<Record<Locale, GameTextsSeed>> = { en: gamesEn };
+export const DEMO_GAME_TEXTS: Record<Locale, GameTextsSeed> = { ru: gamesRu, en: gamesEn, cn: gamesCn, es: gamesEs, hi: gamesHi, pt: gamesPt, id: gamesId };
 
-export const DEFAULT_SITE_PAGES: Partial<Record<Locale, SitePagesSeed>> = { en: pagesEn };
+export const DEFAULT_SITE_PAGES: Record<Locale, SitePagesSeed> = { ru: pagesRu, en: pagesEn, cn: pagesCn, es: pagesEs, hi: pagesHi, pt: pagesPt, id: pagesId };

@@ -118,7 +118,7 @@ export const es: GameTextsSeed = {
     ],
     faq: [
       ...common("Counter-Strike 2"),
-      { question: "¿Puedo usarlo solo para practicar?", answer: "Sí: en los ajustes puedes limitar todas las funciones a servidores sin conexión y mapas del Workshop." },
+      { question: "¿Puedo usarlo solo para practicar?", answer: "Sí: en la configuración puedes limitar todas las funciones a servidores sin conexión y mapas del Workshop." },
     ],
     media: [
       { alt: "El contorno de un mapa visto desde arriba con las zonas de bomba A y B, jugadores y una mira", caption: "Aprende cada mapa desde arriba" },

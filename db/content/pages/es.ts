@@ -9,7 +9,7 @@ export const es: SitePagesSeed = {
 
 ## Tu cuenta
 - Debes tener al menos 18 años o contar con el permiso de tu madre, padre o tutor.
-- No compartas tu contraseña y activa el inicio de sesión en dos pasos en los ajustes. Eres responsable de lo que ocurra en tu cuenta.
+- No compartas tu contraseña y activa la verificación en dos pasos en la configuración. Eres responsable de lo que ocurra en tu cuenta.
 - Una persona, una cuenta. Las cuentas no se pueden vender ni compartir.
 
 ## Suscripciones
@@ -49,7 +49,7 @@ Preguntas sobre estos términos: {support_email}, o visita la [página de soport
 - Mensajes: las notificaciones y los correos que te enviamos.
 
 ## Para qué lo necesitamos
-Para gestionar tu cuenta y tus suscripciones, procesar pagos y reembolsos, proteger las cuentas y cumplir nuestras obligaciones legales, como conservar el registro de los pagos. Solo te enviamos novedades y ofertas si lo permites en los ajustes y has confirmado tu dirección.
+Para gestionar tu cuenta y tus suscripciones, procesar pagos y reembolsos, proteger las cuentas y cumplir nuestras obligaciones legales, como conservar el registro de los pagos. Solo te enviamos novedades y ofertas si lo permites en la configuración y has confirmado tu dirección.
 
 ## Quién más lo ve
 - PayPal, para procesar tus pagos.
@@ -63,9 +63,9 @@ Solo las cookies que la tienda necesita para funcionar: tu sesión (access_token
 Los datos de la cuenta, mientras exista. Los registros de pago, el tiempo que exija la ley, incluso después de que borres la cuenta. Las sesiones terminadas se eliminan a la semana y el texto de los correos enviados, a la hora.
 
 ## Tus derechos
-- Descargar en un archivo todo lo que guardamos sobre ti: Ajustes → «Descargar mis datos».
-- Corregir tu dirección de correo en los ajustes.
-- Eliminar tu cuenta: Ajustes → «Eliminar la cuenta». Tus datos personales se borran; los registros de pago se conservan, sin tu nombre ni tu dirección.
+- Descargar en un archivo todo lo que guardamos sobre ti: Configuración → «Descargar mis datos».
+- Corregir tu dirección de correo en la configuración.
+- Eliminar tu cuenta: Configuración → «Eliminar la cuenta». Tus datos personales se borran; los registros de pago se conservan, sin tu nombre ni tu dirección.
 - Preguntarnos cualquier cosa sobre tus datos: {support_email}.`,
   },
   refunds: {

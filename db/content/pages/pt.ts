@@ -9,7 +9,7 @@ export const pt: SitePagesSeed = {
 
 ## Sua conta
 - Você precisa ter pelo menos 18 anos ou a autorização de um responsável.
-- Não compartilhe sua senha e ative o login em duas etapas nas configurações. Você é responsável pelo que acontece na sua conta.
+- Não compartilhe sua senha e ative a verificação em duas etapas nas configurações. Você é responsável pelo que acontece na sua conta.
 - Uma pessoa, uma conta. Contas não podem ser vendidas nem compartilhadas.
 
 ## Assinaturas
