@@ -25,6 +25,7 @@ function pages(locale: Locale): RouteConfigEntry[] {
       route("auth/sso", "routes/auth/sso.tsx", id("sso")),
       route("auth/confirm-email", "routes/auth/confirm-email.tsx", id("confirm-email")),
       route("auth/undo-email", "routes/auth/undo-email.tsx", id("undo-email")),
+      route("auth/verify-email", "routes/auth/verify-email.tsx", id("verify-email")),
     ]),
     route("profile", "routes/profile/redirect.tsx", id("profile-redirect")),
     route(":game/profile", "routes/layouts/profile.tsx", id("layout-profile"), [

@@ -21,6 +21,7 @@ import { createPurchases } from "../core/purchases/index.ts";
 import { createGifts } from "../core/gifts/index.ts";
 import { createStatistics } from "../core/statistics/index.ts";
 import { createRetention } from "../core/retention/index.ts";
+import { createPrivacy } from "../core/privacy/index.ts";
 import { minorDigits } from "../core/shared/money.ts";
 import type { Settings } from "./settings.ts";
 
@@ -137,6 +138,7 @@ export function createServices(deps: {
   const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, mailer, background, limiter, mailLimit: settings.RATE_MAIL_USER, publicUrl: settings.PUBLIC_URL });
   const statistics = createStatistics({ db });
   const retention = createRetention({ db, clock });
+  const privacy = createPrivacy({ db, clock, currency, subscriptions, notifications });
   /** The background jobs' heartbeat, for /readyz (set by startJobs). */
   const jobs: JobsState = { state: settings.JOBS_INTERVAL_SECONDS === 0 ? "off" : "stopped" };
   return {
@@ -163,6 +165,7 @@ export function createServices(deps: {
     gifts,
     statistics,
     retention,
+    privacy,
     jobs,
   };
 }

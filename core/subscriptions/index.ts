@@ -268,9 +268,19 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
         for (const row of due) {
           await tx.update(subscriptions).set({ expiryNotifiedAt: now }).where(eq(subscriptions.id, row.id));
         }
-        const owners = due.length === 0 ? [] : await tx.select({ id: users.id, email: users.email, locale: users.locale }).from(users).where(inArray(users.id, due.map((row) => row.userId)));
+        // A deleted account is told nothing (docs/product/accounts.md#deleting-an-account): its passes are only marked.
+        const owners =
+          due.length === 0
+            ? []
+            : await tx
+                .select({ id: users.id, email: users.email, locale: users.locale })
+                .from(users)
+                .where(and(inArray(users.id, due.map((row) => row.userId)), isNull(users.deletedAt)));
         const ownerOf = new Map(owners.map(({ id, email, locale }) => [id, { email, locale }]));
-        return due.map((row) => ({ userId: row.userId, cheatId: row.cheatId, expiresAt: row.expiresAt, owner: ownerOf.get(row.userId)! }));
+        return due.flatMap((row) => {
+          const owner = ownerOf.get(row.userId);
+          return owner ? [{ userId: row.userId, cheatId: row.cheatId, expiresAt: row.expiresAt, owner }] : [];
+        });
       });
     },
   };

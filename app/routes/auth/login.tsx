@@ -105,6 +105,7 @@ function PasswordStep({ redirectTo, order, notice, recaptcha, lastResult }: Step
       }
     >
       {notice === "password_reset" && <Notice>{t("auth.notice.passwordReset")}</Notice>}
+      {notice === "account_deleted" && <Notice>{t("auth.notice.accountDeleted")}</Notice>}
       {order && <OrderSummary order={order} />}
       <PageForm form={form}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
