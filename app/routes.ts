@@ -2,6 +2,7 @@
 // others under /{lang}. Route ids carry the locale ("en/home") so each copy is its own route.
 import { type RouteConfig, type RouteConfigEntry, index, layout, prefix, route } from "@react-router/dev/routes";
 import { DEFAULT_LOCALE, LOCALES, type Locale } from "../i18n/locales.ts";
+import { SITE_PAGES } from "../core/content/slugs.ts";
 
 function pages(locale: Locale): RouteConfigEntry[] {
   const id = (name: string) => ({ id: `${locale}/${name}` });
@@ -9,6 +10,8 @@ function pages(locale: Locale): RouteConfigEntry[] {
     layout("routes/layouts/site.tsx", id("layout-site"), [
       index("routes/storefront/home.tsx", id("home")),
       route("presentation", "routes/storefront/presentation.tsx", id("presentation")),
+      // The site pages (docs/product/routes.md#legal-and-support-pages): one module, the page named by the path.
+      ...SITE_PAGES.map((slug) => route(slug, "routes/storefront/site-page.tsx", id(slug))),
       // The most specific route wins, whatever the order: ":game" never shadows "auth" or "profile".
       route(":game", "routes/storefront/game.tsx", id("game")),
       route("*", "routes/storefront/not-found.tsx", id("not-found")),
@@ -22,6 +25,7 @@ function pages(locale: Locale): RouteConfigEntry[] {
       route("auth/sso", "routes/auth/sso.tsx", id("sso")),
       route("auth/confirm-email", "routes/auth/confirm-email.tsx", id("confirm-email")),
       route("auth/undo-email", "routes/auth/undo-email.tsx", id("undo-email")),
+      route("auth/verify-email", "routes/auth/verify-email.tsx", id("verify-email")),
     ]),
     route("profile", "routes/profile/redirect.tsx", id("profile-redirect")),
     route(":game/profile", "routes/layouts/profile.tsx", id("layout-profile"), [

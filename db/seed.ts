@@ -2,7 +2,21 @@
 // rows are keyed by fixed ids and nothing already there is changed.
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import { cheats, products, sessions, shoppingAreaCountries, shoppingAreas, subscriptions, transactions, users } from "./schema/index.ts";
+import {
+  cheats,
+  gameTexts,
+  products,
+  sessions,
+  shoppingAreaCountries,
+  shoppingAreas,
+  sitePages,
+  subscriptions,
+  transactions,
+  users,
+  type SitePageSlug,
+} from "./schema/index.ts";
+import { DEFAULT_SITE_PAGES, DEMO_GAME_TEXTS, DEMO_MEDIA, DEMO_STATUS } from "./content/index.ts";
+import type { Locale } from "../i18n/locales.ts";
 
 export const DEMO_USER = { email: "demo@example.com", password: "demo12345", balance: 5000 } as const;
 
@@ -57,8 +71,14 @@ export const DEMO = {
   user: DEMO_USER,
 } as const;
 
-export async function seedCatalog(db: Db, currency: string): Promise<void> {
-  await db.insert(cheats).values(Object.values(DEMO.games).map((game) => ({ ...game }))).onConflictDoNothing();
+const DAY_MS = 86_400_000;
+const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
+
+export async function seedCatalog(db: Db, currency: string, now = new Date()): Promise<void> {
+  await db
+    .insert(cheats)
+    .values(Object.values(DEMO.games).map((game) => ({ ...game, status: DEMO_STATUS[game.slug].status, lastUpdatedAt: daysBefore(now, DEMO_STATUS[game.slug].daysAgo) })))
+    .onConflictDoNothing();
   await db
     .insert(shoppingAreas)
     .values([
@@ -76,6 +96,44 @@ export async function seedCatalog(db: Db, currency: string): Promise<void> {
   await db.insert(products).values(rows).onConflictDoNothing();
   // Explicit ids leave the sequence behind; move it past them so later inserts don't collide.
   await db.execute(sql`select setval(pg_get_serial_sequence('products', 'id'), greatest((select max(id) from products), 1))`);
+  await seedContent(db, now);
+}
+
+/**
+ * The demo games' pages (docs/product/data.md#game-content) — only for a demo game that has no
+ * texts at all, so an operator's texts are never written over — and the default site pages in
+ * every language where none is stored (docs/product/routes.md#legal-and-support-pages).
+ */
+async function seedContent(db: Db, now: Date): Promise<void> {
+  const described = new Set((await db.selectDistinct({ cheatId: gameTexts.cheatId }).from(gameTexts)).map((r) => r.cheatId));
+  const present = new Set((await db.select({ id: cheats.id }).from(cheats)).map((r) => r.id));
+  const texts = Object.values(DEMO.games)
+    .filter((game) => present.has(game.id) && !described.has(game.id))
+    .flatMap((game) =>
+      Object.entries(DEMO_GAME_TEXTS).map(([locale, games]) => {
+        const text = games[game.slug];
+        return {
+          cheatId: game.id,
+          locale: locale as Locale,
+          name: game.name,
+          tagline: text.tagline,
+          description: text.description,
+          features: text.features,
+          requirements: text.requirements,
+          modes: text.modes,
+          changelog: text.changelog.map(({ version, daysAgo, notes }) => ({ version, date: daysBefore(now, daysAgo).toISOString().slice(0, 10), notes })),
+          faq: text.faq,
+          media: DEMO_MEDIA[game.slug].map((src, i) => ({ src, alt: text.media[i]?.alt ?? "", caption: text.media[i]?.caption ?? "" })),
+          statusNote: text.statusNote ?? "",
+          updatedAt: now,
+        };
+      }),
+    );
+  if (texts.length > 0) await db.insert(gameTexts).values(texts).onConflictDoNothing();
+  const pages = Object.entries(DEFAULT_SITE_PAGES).flatMap(([locale, byslug]) =>
+    Object.entries(byslug).map(([slug, page]) => ({ slug: slug as SitePageSlug, locale: locale as Locale, ...page, updatedAt: now })),
+  );
+  await db.insert(sitePages).values(pages).onConflictDoNothing();
 }
 
 /**
@@ -109,7 +167,7 @@ export async function seedDemoUser(
   await db.transaction(async (tx) => {
     const inserted = await tx
       .insert(users)
-      .values({ email: DEMO_USER.email, username: "demo", passwordHash, balance: DEMO_USER.balance, locale: "ru", referralCode: "DEMO2026" })
+      .values({ email: DEMO_USER.email, username: "demo", passwordHash, balance: DEMO_USER.balance, locale: "ru", referralCode: "DEMO2026", emailVerified: true })
       .onConflictDoNothing()
       .returning({ id: users.id });
     const user = inserted[0];

@@ -106,6 +106,10 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
       serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", IMMUTABLE) }),
     );
     app.get("/assets/*", (c) => c.text("Not Found", 404));
+    // Illustrations of the catalogue and pages (public/media/, docs/product/data.md#game-content): stable
+    // names that operators' texts point to, so cached for a day rather than forever.
+    app.use("/media/*", serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=86400") }));
+    app.get("/media/*", (c) => c.text("Not Found", 404));
     app.get(
       "/favicon.svg",
       serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=86400") }),

@@ -39,7 +39,7 @@ export async function openResources(settings: Settings, logger: Logger): Promise
 /** The services on opened resources (`npm run dev` makes them again after every edit, on the same database). */
 export async function servicesOn(settings: Settings, resources: Resources, options: { clock?: Clock; logger: Logger }): Promise<Services> {
   const services = createServices({ settings, ...resources, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger: options.logger });
-  await Promise.all([services.catalog.reload(), services.routeRules.reload()]);
+  await Promise.all([services.catalog.reload(), services.routeRules.reload(), services.content.reload()]);
   return services;
 }
 

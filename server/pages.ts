@@ -30,6 +30,7 @@ export function isPrefetch(purpose: string | string[] | null | undefined): boole
   const value = Array.isArray(purpose) ? purpose.join(",") : (purpose ?? "");
   return /\bprefetch\b/i.test(value);
 }
+import { isSitePage } from "../core/content/index.ts";
 
 export type CachedPage = { body: ArrayBuffer; status: number; headers: [string, string][]; raw?: { body: Buffer; headers: Record<string, string> } };
 
@@ -96,7 +97,7 @@ export function crawlerAnswer(status: number, pathname: string): Response {
 }
 
 export function pageHandler(services: Services, build: ServerBuild) {
-  const { settings, catalog } = services;
+  const { settings, catalog, content } = services;
   // Development mode shows error details in pages: only where the conveniences are (docs/product/operations.md#production-safety).
   const handle = createRequestHandler(withWriteLimit(build), settings.devConveniences ? "development" : "production");
   const cache = new PageCache(settings.PAGE_CACHE_ENTRIES);
@@ -104,6 +105,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
   // A rule may now redirect a page that is cached: the fast path consults the rules first anyway,
   // but a changed table drops the pages too, as a catalogue change does (docs/product/routes.md#route-rules).
   services.routeRules.onChange(() => cache.clear());
+  content.onChange(() => cache.clear());
   const cacheControl = "no-cache";
   // The reCAPTCHA widget loads its script (RECAPTCHA_SCRIPT_URL) and frames, only when a site key
   // is set. A page with the widget that does not hydrate loads the script itself (the render says
@@ -118,11 +120,11 @@ export function pageHandler(services: Services, build: ServerBuild) {
   /** Public pages that are the same for every guest of a locale and shopping area. */
   function isPublicPath(path: string): boolean {
     if (path === "/" || path === "/presentation") return true;
-    const game = /^\/([^/]+)$/.exec(path)?.[1];
-    return game !== undefined && catalog.cheatBySlug(game) !== undefined;
+    const segment = /^\/([^/]+)$/.exec(path)?.[1];
+    return segment !== undefined && (isSitePage(segment) || catalog.cheatBySlug(segment)?.visible === true);
   }
 
-  const cacheKey = (pathname: string, area: string) => `${pathname}|${area}|${catalog.version}`;
+  const cacheKey = (pathname: string, area: string) => `${pathname}|${area}|${catalog.version}.${content.version}`;
 
   /** The cached page of a guest's GET, if any (for the node:http fast path). */
   function lookup(pathname: string, area: string): CachedPage | undefined {

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Database } from "../db/client.ts";
 import type { Catalogs } from "../i18n/catalogs.ts";
 import { createCatalog } from "../core/catalog/index.ts";
+import { createContent } from "../core/content/index.ts";
 import type { Clock } from "../core/shared/clock.ts";
 import { createMailer } from "../core/mail/index.ts";
 import { createNotifications } from "../core/notifications/index.ts";
@@ -22,6 +23,7 @@ import { createStatistics } from "../core/statistics/index.ts";
 import { createRetention } from "../core/retention/index.ts";
 import { createRouteRules } from "../core/route-rules/index.ts";
 import { createReceipts } from "../core/receipts/index.ts";
+import { createPrivacy } from "../core/privacy/index.ts";
 import { minorDigits } from "../core/shared/money.ts";
 import type { Settings } from "./settings.ts";
 
@@ -48,6 +50,7 @@ export function createServices(deps: {
   const db = database.db;
   const background = createBackground((err) => logger.error({ err }, "background task failed"));
   const catalog = createCatalog({ db });
+  const content = createContent({ db });
   const sessions = createSessions({ db, clock });
   // With Redis, its counters; while it fails, PostgreSQL's (docs/decisions/0006-redis-down.md).
   const counter = deps.redis
@@ -148,6 +151,7 @@ export function createServices(deps: {
   const statistics = createStatistics({ db });
   const retention = createRetention({ db, clock });
   const routeRules = createRouteRules({ db, publicUrl: settings.PUBLIC_URL });
+  const privacy = createPrivacy({ db, clock, currency, subscriptions, notifications });
   /** The background jobs' heartbeat, for /readyz (set by startJobs). */
   const jobs: JobsState = { state: settings.JOBS_INTERVAL_SECONDS === 0 ? "off" : "stopped" };
   return {
@@ -156,6 +160,7 @@ export function createServices(deps: {
     clock,
     background,
     catalog,
+    content,
     sessions,
     limiter,
     notifications,
@@ -175,6 +180,7 @@ export function createServices(deps: {
     statistics,
     retention,
     routeRules,
+    privacy,
     jobs,
   };
 }

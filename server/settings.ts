@@ -139,6 +139,16 @@ export const SettingsSchema = z
       .max(500)
       .optional()
       .transform((v) => v || undefined),
+    /** A Telegram contact of support (docs/product/routes.md#legal-and-support-pages): "@handle", "handle" or "https://t.me/handle". */
+    SUPPORT_TELEGRAM: optionalString
+      .refine((v) => v === undefined || /^(?:@|https:\/\/t\.me\/)?[A-Za-z0-9_]{5,32}$/.test(v), 'must be a Telegram handle ("@name") or https://t.me/name')
+      .transform((v) => {
+        if (v === undefined) return undefined;
+        const handle = v.replace(/^@|^https:\/\/t\.me\//, "");
+        return { label: `@${handle}`, url: `https://t.me/${handle}` };
+      }),
+    /** A Discord server of support: its https invite link. */
+    SUPPORT_DISCORD: optionalString.refine((v) => v === undefined || /^https:\/\/[^\s"'<>]+$/.test(v), "must be an https:// link"),
     FREEZE_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     FREEZE_COOLDOWN_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
     TOPUP_MIN: z.coerce.number().int().min(1).default(100),

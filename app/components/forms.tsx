@@ -36,11 +36,34 @@ export function Notice({ children, tone = "success" }: { children: ReactNode; to
 }
 
 /** Posts the form, naming its task in `intent` on a page of several; busy while it is under way. */
-export function SubmitButton({ children, intent, variant = "primary", block = true }: { children: ReactNode; intent?: string; variant?: "primary" | "secondary" | "danger"; block?: boolean }) {
+export function SubmitButton({
+  children,
+  intent,
+  variant = "primary",
+  block = true,
+  disabled = false,
+  describedBy,
+}: {
+  children: ReactNode;
+  intent?: string;
+  variant?: "primary" | "secondary" | "danger";
+  block?: boolean;
+  /** Not possible now (e.g. the balance is short); `describedBy` names the element that says why. */
+  disabled?: boolean;
+  describedBy?: string;
+}) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && (!intent || navigation.formData?.get("intent") === intent);
   return (
-    <button type="submit" name={intent ? "intent" : undefined} value={intent} className={`btn btn-${variant}${block ? " btn-block" : ""}`} disabled={busy} aria-busy={busy || undefined}>
+    <button
+      type="submit"
+      name={intent ? "intent" : undefined}
+      value={intent}
+      className={`btn btn-${variant}${block ? " btn-block" : ""}`}
+      disabled={busy || disabled}
+      aria-busy={busy || undefined}
+      aria-describedby={describedBy}
+    >
       {children}
     </button>
   );

@@ -6,6 +6,7 @@ import { LOCALE_NAMES, LOCALES, LANG_TAG, localePath, type Locale } from "../../
 import { useRootData } from "../root.tsx";
 import { useLocale, useT } from "../lib/i18n.tsx";
 import { useHref } from "../lib/paths.ts";
+import { SITE_PAGES } from "../../core/content/slugs.ts";
 import { Logo } from "./brand.tsx";
 import { NotificationsProvider } from "./notifications.tsx";
 import { Inbox } from "./inbox.tsx";
@@ -112,6 +113,11 @@ export function SiteFooter() {
         <nav aria-label={t("footer.label")}>
           <a href={href("/presentation")}>{t("nav.presentation")}</a>
           <a href={href("/auth/register")}>{t("nav.register")}</a>
+          {SITE_PAGES.map((slug) => (
+            <a key={slug} href={href(`/${slug}`)}>
+              {t(`legal.nav.${slug}`)}
+            </a>
+          ))}
           <a href={href("/sitemap.xml")}>{t("footer.sitemap")}</a>
         </nav>
         <p className="muted small">{t("footer.rights", { year: 2026 })}</p>

@@ -10,6 +10,7 @@ import { issueKey } from "../../server/http/body.ts";
 import { formReply, unreadSubmission, type Replyable } from "../../server/http/forms.ts";
 import { controlCharacterPath } from "../../server/http/input.ts";
 import { requireGuest } from "./guards.server.ts";
+import { checkoutOf } from "./checkout.server.ts";
 import type { PageMeta } from "./meta.ts";
 import { recaptchaWidget } from "./recaptcha.server.ts";
 
@@ -71,11 +72,20 @@ export const RedirectToSchema = z.string().optional();
 
 /**
  * What the loader of a guest form page (sign-in, registration, reset) starts with: guests only,
- * the page to go on to after signing in, the reCAPTCHA widget and the page's title.
+ * the page to go on to after signing in, the order waiting there when it is a checkout (what the
+ * buyer came from "Buy" to buy), the reCAPTCHA widget and the page's title.
  */
 export function guestFormPage(context: AppLoadContext, request: Request, meta: PageMeta) {
   requireGuest(context, request);
-  return { redirectTo: new URL(request.url).searchParams.get("redirectTo") ?? "", recaptcha: recaptchaWidget(context), meta };
+  const redirectTo = new URL(request.url).searchParams.get("redirectTo") ?? "";
+  const checkout = checkoutOf(context, redirectTo);
+  const order = checkout && {
+    game: checkout.game.name,
+    days: checkout.product.days,
+    price: checkout.product.price,
+    currency: checkout.product.currency,
+  };
+  return { redirectTo, order: order ?? null, recaptcha: recaptchaWidget(context), meta };
 }
 
 /** Request details the core wants (client address, language, user agent). */

@@ -11,6 +11,7 @@ import {
   ChangePasswordFields,
   ConfirmEnableSchema,
   ConfirmTwoFaSchema,
+  DeleteAccountSchema,
   DisableTwoFaSchema,
   LoginSchema,
   RegisterSchema,
@@ -46,6 +47,7 @@ const CASES: { [F in keyof typeof ACCOUNT_FORMS]: Case } = {
   changeEmail: { schema: ChangeEmailSchema, valid: { email: address }, samples: { email } },
   confirmTwoFa: { schema: ConfirmEnableSchema, valid: { code: "123456" }, samples: { code: digits }, probes: { code: ["000000", "abcdef", "1234567"] } },
   disableTwoFa: { schema: DisableTwoFaSchema, valid: { password, code: "123456" }, samples: { password: letters, code: recovery } },
+  deleteAccount: { schema: DeleteAccountSchema, valid: { password }, samples: { password: letters } },
 };
 
 /** Whether a browser checking the constraints would take the value (an absent field is ""). */

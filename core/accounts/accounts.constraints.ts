@@ -43,4 +43,5 @@ export const ACCOUNT_FORMS = {
   changeEmail: { email },
   confirmTwoFa: { code },
   disableTwoFa: { password, code: twoFaCode },
+  deleteAccount: { password },
 } as const satisfies Record<string, Record<string, Constraint>>;

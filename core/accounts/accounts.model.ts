@@ -24,6 +24,8 @@ export type User = {
   twoFaEnabled: boolean;
   /** An address asked for and not confirmed yet (docs/product/accounts.md#e-mail-change). */
   pendingEmail: string | null;
+  /** The address was proven by a mailed link (docs/product/accounts.md#verified-addresses). */
+  emailVerified: boolean;
   referralCode: string;
   createdAt: Date;
 };
@@ -63,6 +65,7 @@ export function toUser(row: UserRow, currency: string): User {
     currency,
     twoFaEnabled: row.twoFaEnabled,
     pendingEmail: row.pendingEmail,
+    emailVerified: row.emailVerified,
     referralCode: row.referralCode,
     createdAt: row.createdAt,
   };

@@ -92,6 +92,11 @@ export const EmailPreferencesSchema = EmailPreferencesFields.transform(({ allow_
   ...(locale ? { locale } : {}),
 }));
 
+/** Deleting the account: its password (docs/product/accounts.md#deleting-an-account). */
+export const DeleteAccountSchema = z.object({ password: PasswordSchema });
+/** Opening a verification link through the API (docs/product/accounts.md#verified-addresses). */
+export const VerifyEmailSchema = z.object({ token: z.string({ message: "validation.required" }).regex(/^[A-Za-z0-9_-]{20,200}$/, "validation.invalid") });
+
 /**
  * The token of a mailed link (e-mail confirmation, undo) or of an SSO ticket, as it appears in a
  * URL: base64url (randomToken() makes 43 characters). Anything else is no token of ours and is

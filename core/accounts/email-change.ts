@@ -106,7 +106,8 @@ export function createEmailChange(deps: AccountsDeps) {
           if (!code || typeof pending !== "string" || code.payload?.taken) throw new DomainError("invalid_link");
           email = pending;
           [before] = await tx.select().from(users).where(eq(users.id, code.userId));
-          const [updated] = await tx.update(users).set({ email, pendingEmail: null, updatedAt: now }).where(eq(users.id, code.userId)).returning();
+          // The link reached the new address: it is proven (docs/product/accounts.md#verified-addresses).
+          const [updated] = await tx.update(users).set({ email, pendingEmail: null, emailVerified: true, updatedAt: now }).where(eq(users.id, code.userId)).returning();
           return updated!;
         });
         // The old address was told, with its undo link, when the change was asked for.
@@ -156,7 +157,7 @@ export function createEmailChange(deps: AccountsDeps) {
             );
           const [user] = await tx
             .update(users)
-            .set({ email, pendingEmail: null, passwordHash: unusable, updatedAt: now })
+            .set({ email, pendingEmail: null, passwordHash: unusable, emailVerified: true, updatedAt: now })
             .where(eq(users.id, code.userId))
             .returning();
           await sessions.revokeAll(code.userId, undefined, tx);

@@ -20,12 +20,16 @@ import { createRegistration } from "./registration.ts";
 import { createSignIn } from "./sign-in.ts";
 import { createSso } from "./sso.ts";
 import { createTwoFactor } from "./two-factor.ts";
+import { createVerification } from "./verification.ts";
+import { createAccountDeletion } from "./account-deletion.ts";
 
 export * from "./accounts.schema.ts";
 export type * from "./accounts.model.ts";
 export type { AccountLimits, AccountsDeps } from "./deps.ts";
 export { findUserByLogin } from "./accounts.store.ts";
 export { createRecaptcha, type Recaptcha } from "./recaptcha.ts";
+export { allowsMarketing } from "./verification.ts";
+export { PENDING_ORDER_HOURS, deletedEmail, type DeletionBlock } from "./account-deletion.ts";
 
 export type Accounts = ReturnType<typeof createAccounts>;
 
@@ -42,5 +46,7 @@ export function createAccounts(deps: AccountsDeps) {
     ...createEmailChange(deps),
     ...createSso(deps),
     ...createPreferences(deps),
+    ...createVerification(deps),
+    ...createAccountDeletion(deps, attempts),
   };
 }

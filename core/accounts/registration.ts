@@ -9,14 +9,18 @@ import { toUser, type RequestMeta, type User } from "./accounts.model.ts";
 import type { RegisterInput } from "./accounts.schema.ts";
 import { isUniqueViolation, refuseCommon, requireRecaptcha, type AccountsDeps } from "./deps.ts";
 import { hashPassword } from "./passwords.ts";
+import { issueVerification } from "./verification.ts";
 
 const REFERRAL_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const newReferralCode = () => randomString(8, REFERRAL_ALPHABET);
 
 export function createRegistration(deps: AccountsDeps) {
-  const { db, clock, sessions, limiter, recaptcha, limits, currency } = deps;
+  const { db, clock, sessions, limiter, recaptcha, limits, currency, background } = deps;
   return {
-    /** A new account, signed in at once. `referrerCode` is the `referrer` cookie, used when the input names none. */
+    /**
+     * A new account, signed in at once; the welcome mail with the link that verifies the address
+     * goes after the answer. `referrerCode` is the `referrer` cookie, used when the input names none.
+     */
     async register(input: RegisterInput, meta: RequestMeta & { referrerCode?: string }): Promise<{ token: string; user: User }> {
       await requireRecaptcha(recaptcha, input.recaptchaToken, meta.ip);
       await limiter.consume(`register:ip:${addressKey(meta.ip)}`, limits.registerIp);
@@ -45,7 +49,10 @@ export function createRegistration(deps: AccountsDeps) {
               })
               .returning();
             const { token } = await sessions.create(user!.id, "full", meta, tx);
-            return { token, user: toUser(user!, currency) };
+            return { token, user: toUser(user!, currency), row: user! };
+          }).then(({ token, user, row }) => {
+            void background.run(() => issueVerification(deps, row, "welcome"));
+            return { token, user };
           });
         } catch (error) {
           if (isUniqueViolation(error, "users_email_lower")) {

@@ -1,13 +1,40 @@
-// The catalogue: games (cheats), shopping areas and products (docs/product/data.md#catalogue). It is small and read on
-// every public page, so it is held in memory and reloaded when it changes; `version` lets caches
-// of rendered pages notice the change.
+// The catalogue: games (cheats) with their texts per language, shopping areas and products
+// (docs/product/data.md#catalogue). It is small and read on every public page, so it is held in
+// memory and reloaded when it changes; `version` lets caches of rendered pages notice the change.
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { cheats, products, shoppingAreaCountries, shoppingAreas, type ProductSnapshot } from "../../db/schema/index.ts";
+import {
+  cheats,
+  gameTexts,
+  products,
+  shoppingAreaCountries,
+  shoppingAreas,
+  type GameStatus,
+  type ProductSnapshot,
+} from "../../db/schema/index.ts";
+import { DEFAULT_LOCALE, type Locale } from "../../i18n/locales.ts";
 
 export const GLOBAL_AREA = "global";
 
-export type Cheat = { id: number; slug: string; name: string };
+export { GAME_STATUSES, type GameStatus } from "../../db/schema/index.ts";
+export type { GameFeature, GameMedia, GameMode, GameQuestion, GameRelease, GameRequirement } from "../../db/schema/index.ts";
+
+export type Cheat = {
+  id: number;
+  slug: string;
+  name: string;
+  /** docs/product/data.md#game-content */
+  status: GameStatus;
+  lastUpdatedAt: Date;
+  /** Listed and given a page; a hidden game's subscriptions keep working. */
+  visible: boolean;
+};
+
+/** What a game's page says in one language (docs/product/data.md#game-content). */
+export type GameContent = Omit<typeof gameTexts.$inferSelect, "cheatId">;
+
+/** The languages a game's texts are looked for in, after the page's own: English, then Russian. */
+const CONTENT_FALLBACK: readonly Locale[] = ["en", DEFAULT_LOCALE];
 
 /** A product of the catalogue (docs/product/data.md#catalogue): days of one game's subscription, in one area. */
 export type Product = {
@@ -47,6 +74,8 @@ type Snapshot = {
   cheatBySlug: Map<string, Cheat>;
   areaByCountry: Map<string, string>;
   products: Product[];
+  /** cheat id → language → texts */
+  texts: Map<number, Map<Locale, GameContent>>;
 };
 
 export type Catalog = ReturnType<typeof createCatalog>;
@@ -57,15 +86,22 @@ export function createCatalog({ db }: { db: Db }) {
   const listeners = new Set<() => void>();
 
   async function load(): Promise<Snapshot> {
-    const [cheatRows, countryRows, productRows] = await Promise.all([
+    const [cheatRows, countryRows, productRows, textRows] = await Promise.all([
       db.select().from(cheats).orderBy(asc(cheats.sort), asc(cheats.id)),
       db
         .select({ country: shoppingAreaCountries.country, areaId: shoppingAreaCountries.areaId })
         .from(shoppingAreaCountries)
         .innerJoin(shoppingAreas, eq(shoppingAreas.id, shoppingAreaCountries.areaId)),
       db.select().from(products).where(eq(products.active, true)).orderBy(asc(products.days), asc(products.id)),
+      db.select().from(gameTexts),
     ]);
-    const cheatList = cheatRows.map(({ id, slug, name }) => ({ id, slug, name }));
+    const cheatList = cheatRows.map(({ id, slug, name, status, lastUpdatedAt, visible }) => ({ id, slug, name, status, lastUpdatedAt, visible }));
+    const texts = new Map<number, Map<Locale, GameContent>>();
+    for (const { cheatId, ...text } of textRows) {
+      const byLocale = texts.get(cheatId) ?? new Map<Locale, GameContent>();
+      byLocale.set(text.locale, text);
+      texts.set(cheatId, byLocale);
+    }
     return {
       cheats: cheatList,
       cheatBySlug: new Map(cheatList.map((c) => [c.slug, c])),
@@ -80,6 +116,7 @@ export function createCatalog({ db }: { db: Db }) {
         currency: p.currency,
         title: p.title,
       })),
+      texts,
     };
   }
 
@@ -103,9 +140,23 @@ export function createCatalog({ db }: { db: Db }) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    /** Every game, hidden ones included (a profile, a gift, a mail names them); lists for visitors filter on `visible`. */
     cheats: () => current().cheats,
     cheatBySlug: (slug: string) => current().cheatBySlug.get(slug),
     cheatById: (id: number) => current().cheats.find((c) => c.id === id),
+    /**
+     * What a game's page says in `locale`: its own texts, else English, else Russian, else any
+     * (an operator may add a game in one language first); undefined for a game with no texts.
+     */
+    gameContent(cheatId: number, locale: Locale): GameContent | undefined {
+      const byLocale = current().texts.get(cheatId);
+      if (!byLocale) return undefined;
+      for (const l of [locale, ...CONTENT_FALLBACK]) {
+        const text = byLocale.get(l);
+        if (text) return text;
+      }
+      return byLocale.values().next().value;
+    },
     /** A game's name for people (a notice, a mail); its id when the game is gone. */
     gameName(cheatId: number): string {
       return this.cheatById(cheatId)?.name ?? String(cheatId);

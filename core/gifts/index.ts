@@ -69,6 +69,8 @@ export function createGifts(deps: {
       if (!product) throw new DomainError("not_found", "errors.product_not_found");
       const [giver] = await db.select().from(users).where(eq(users.id, giverId));
       if (!giver) throw new DomainError("unauthenticated");
+      // Only a proven address sends gifts (docs/product/accounts.md#verified-addresses).
+      if (!giver.emailVerified) throw new DomainError("email_unverified");
       const selfGift = () => new DomainError("validation_failed", "errors.validation_failed", { fields: { recipient: "validation.recipient_self" } });
       // An e-mail address (it has an "@"): its answer never depends on whether it is registered.
       let email: string | undefined;

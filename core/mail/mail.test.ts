@@ -244,6 +244,9 @@ describe("templates", () => {
       sale: { kind: "purchase", method: "paypal", items: [{ game: "Dota 2", days: 30, price: 1500 }], total: 1500, currency: "USD" },
       seller: { name: "NOVA Games Ltd", address: "1 Example Street, Tallinn", supportEmail: "help@example.com" },
     },
+    welcome: { link: `${PUBLIC_URL}/auth/verify-email?token=ghi` },
+    email_verify: { link: `${PUBLIC_URL}/auth/verify-email?token=jkl` },
+    account_deleted: {},
   };
   const mailer = createMailer({ db: undefined as never, from: FROM, logger: { info() {}, error() {} }, publicUrl: `${PUBLIC_URL}/`, catalogs });
 

@@ -40,6 +40,12 @@ export type MailTemplates = {
    * (amounts in minor units, written by the template in the reader's language), and the seller.
    */
   receipt: { number: string; orderRef: string | null; date: Date; timeZone?: string; sale: ReceiptSale; seller: ReceiptSeller };
+  /** After registration: welcome, and the link that verifies the address (docs/product/accounts.md#verified-addresses). */
+  welcome: { link: string };
+  /** A new verification link the owner asked for. */
+  email_verify: { link: string };
+  /** To the old address of a deleted account (docs/product/accounts.md#deleting-an-account). */
+  account_deleted: NoParams;
 };
 
 /** What a receipt sold: a top-up, or days of games bought (or given) at their prices. */
@@ -70,6 +76,9 @@ export const MAIL_TEMPLATE_IDS = [
   "gift_invite",
   "subscription_expiring",
   "receipt",
+  "welcome",
+  "email_verify",
+  "account_deleted",
 ] as const satisfies readonly MailTemplateId[];
 
 /** One e-mail to send: who, in which language, which template with which parameters. */
@@ -99,6 +108,11 @@ type Block =
 type Template<P> = { subject: MessageKey; subjectValues?: (p: P, ctx: RenderContext) => Values; blocks: (p: P, ctx: RenderContext) => Block[] };
 
 const NOT_YOU: Block = { kind: "p", key: "mail.common.notYou" };
+const NOT_YOU_SUPPORT: Block = { kind: "p", key: "mail.account_deleted.notYou" };
+
+/** The site pages every mail links to, in its footer (docs/product/routes.md#legal-and-support-pages). */
+const FOOTER_PAGES = ["support", "terms", "privacy", "refunds"] as const;
+const footerLinks = (ctx: RenderContext) => FOOTER_PAGES.map((slug) => ({ label: ctx.t(`legal.nav.${slug}`), href: `${ctx.publicUrl}${localePath(ctx.locale, `/${slug}`)}` }));
 
 const profileLink = (ctx: RenderContext) => `${ctx.publicUrl}${localePath(ctx.locale, "/profile")}`;
 
@@ -199,6 +213,27 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
       { kind: "link", button: "mail.subscription_expiring.button", href: profileLink(ctx) },
     ],
   },
+  welcome: {
+    subject: "mail.welcome.subject",
+    blocks: (p): Block[] => [
+      { kind: "p", key: "mail.welcome.intro" },
+      { kind: "link", lead: "mail.email_verify.lead", button: "mail.email_verify.button", href: p.link },
+      { kind: "p", key: "mail.email_verify.expiry" },
+      { kind: "p", key: "mail.welcome.ignore" },
+    ],
+  },
+  email_verify: {
+    subject: "mail.email_verify.subject",
+    blocks: (p): Block[] => [
+      { kind: "link", lead: "mail.email_verify.lead", button: "mail.email_verify.button", href: p.link },
+      { kind: "p", key: "mail.email_verify.expiry" },
+      { kind: "p", key: "mail.email_verify.ignore" },
+    ],
+  },
+  account_deleted: {
+    subject: "mail.account_deleted.subject",
+    blocks: (): Block[] => [{ kind: "p", key: "mail.account_deleted.intro" }, { kind: "p", key: "mail.account_deleted.kept" }, NOT_YOU_SUPPORT],
+  },
   receipt: {
     subject: "mail.receipt.subject",
     subjectValues: (p) => ({ number: p.number }),
@@ -283,7 +318,8 @@ function renderText(blocks: Block[], ctx: RenderContext): string {
     else if (block.kind === "rows") parts.push(block.rows.map((row) => `${t(row.label)}: ${oneLine(row.value)}`).join("\n"));
     else parts.push(block.lead ? `${t(block.lead, clean(block.values))}\n${block.href}` : `${t(block.button)}:\n${block.href}`);
   }
-  parts.push(`${t("mail.common.signature")}\n\n--\n${t("mail.common.footer")}`);
+  const links = footerLinks(ctx).map((l) => `${l.label}: ${l.href}`);
+  parts.push(`${t("mail.common.signature")}\n\n--\n${t("mail.common.footer")}\n${links.join("\n")}`);
   return `${parts.join("\n\n")}\n`;
 }
 
@@ -364,7 +400,9 @@ function renderHtml(subject: string, blocks: Block[], ctx: RenderContext): strin
 <tr><td style="padding:28px 32px;${FONT}font-size:16px;line-height:24px;color:${TEXT_COLOR};">
 ${body.join("\n")}
 </td></tr>
-<tr><td style="padding:16px 32px;border-top:1px solid #e5e7eb;${FONT}font-size:12px;line-height:18px;color:#6b7280;">${escapeHtml(t("mail.common.footer"))}</td></tr>
+<tr><td style="padding:16px 32px;border-top:1px solid #e5e7eb;${FONT}font-size:12px;line-height:18px;color:#6b7280;">${escapeHtml(t("mail.common.footer"))}<br>${footerLinks(ctx)
+    .map((l) => `<a href="${escapeHtml(l.href)}" target="_blank" style="color:${MUTED};text-decoration:underline;">${escapeHtml(l.label)}</a>`)
+    .join(" &middot; ")}</td></tr>
 </table>
 </td></tr>
 </table>

@@ -42,14 +42,17 @@ export function createSessions({ db, clock }: { db: Db; clock: Clock }) {
       return { token, session: { id: row!.id, userId, kind, expiresAt } };
     },
 
-    /** The live session of a token with its user, or null (also while the user is suspended, docs/product/accounts.md#suspension). */
+    /**
+     * The live session of a token with its user, or null (also while the user is suspended,
+     * docs/product/accounts.md#suspension, and once the account is deleted).
+     */
     async authenticate(token: string): Promise<{ session: AuthSession; user: SessionUser } | null> {
       if (!token || token.length > 200) return null;
       const rows = await db
         .select({ session: sessions, user: users })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.tokenHash, sha256(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now()), isNull(users.suspendedAt)))
+        .where(and(eq(sessions.tokenHash, sha256(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, clock.now()), isNull(users.suspendedAt), isNull(users.deletedAt)))
         .limit(1);
       const row = rows[0];
       if (!row) return null;

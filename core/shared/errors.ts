@@ -31,7 +31,9 @@ export type ErrorCode =
   | "payment_pending"
   | "payment_not_approved"
   | "payment_mismatch"
-  | "account_suspended";
+  | "account_suspended"
+  | "email_unverified"
+  | "deletion_refused";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400,
@@ -61,6 +63,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   payment_not_approved: 409,
   payment_mismatch: 409,
   account_suspended: 403,
+  email_unverified: 403,
+  deletion_refused: 409,
 };
 
 export class DomainError extends Error {

@@ -41,6 +41,21 @@ export type Subscription = {
 
 export type Subscriptions = ReturnType<typeof createSubscriptions>;
 
+/** What buying days makes of a pass: a running one and when it ends, or a frozen one and the time it keeps. */
+export type AfterPurchase = { state: "active"; expiresAt: Date } | { state: "frozen"; keptSeconds: number };
+
+/**
+ * The pass after buying `days` at `now`, by the rule grantDays applies (docs/product/data.md#subscriptions):
+ * a live pass is extended from its end, a frozen one keeps the days in its freeze, an expired or
+ * missing one starts now. For a checkout to show before the buyer pays.
+ */
+export function afterPurchase(subscription: Pick<Subscription, "state" | "expiresAt" | "frozenLength"> | null, days: number, now: Date): AfterPurchase {
+  const added = days * DAY_MS;
+  if (subscription?.state === "frozen") return { state: "frozen", keptSeconds: subscription.frozenLength + days * 86_400 };
+  const from = subscription?.state === "active" ? subscription.expiresAt.getTime() : now.getTime();
+  return { state: "active", expiresAt: new Date(from + added) };
+}
+
 /**
  * Whether a pass lets its owner play (docs/product/data.md#subscription-states): it is active and the account is not
  * suspended. (The game's own status joins this rule with the delivery work.)
@@ -253,9 +268,19 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
         for (const row of due) {
           await tx.update(subscriptions).set({ expiryNotifiedAt: now }).where(eq(subscriptions.id, row.id));
         }
-        const owners = due.length === 0 ? [] : await tx.select({ id: users.id, email: users.email, locale: users.locale, timeZone: users.timeZone }).from(users).where(inArray(users.id, due.map((row) => row.userId)));
+        // A deleted account is told nothing (docs/product/accounts.md#deleting-an-account): its passes are only marked.
+        const owners =
+          due.length === 0
+            ? []
+            : await tx
+                .select({ id: users.id, email: users.email, locale: users.locale, timeZone: users.timeZone })
+                .from(users)
+                .where(and(inArray(users.id, due.map((row) => row.userId)), isNull(users.deletedAt)));
         const ownerOf = new Map(owners.map(({ id, email, locale, timeZone }) => [id, { email, locale, timeZone }]));
-        return due.map((row) => ({ userId: row.userId, cheatId: row.cheatId, expiresAt: row.expiresAt, owner: ownerOf.get(row.userId)! }));
+        return due.flatMap((row) => {
+          const owner = ownerOf.get(row.userId);
+          return owner ? [{ userId: row.userId, cheatId: row.cheatId, expiresAt: row.expiresAt, owner }] : [];
+        });
       });
     },
   };

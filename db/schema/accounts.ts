@@ -58,6 +58,10 @@ export const users = pgTable(
     /** Set when the account is suspended (a reversal, or an operator): no sign-in, no sessions, not entitled (docs/product/accounts.md#suspension). */
     suspendedAt: timestamp("suspended_at", { withTimezone: true }),
     suspendedReason: text("suspended_reason"),
+    /** The address was proven by the link of the welcome mail, or of an e-mail change (docs/product/accounts.md#verified-addresses). */
+    emailVerified: boolean("email_verified").notNull().default(false),
+    /** Set when the owner deleted the account: it is anonymised, its ledger kept (docs/product/accounts.md#deleting-an-account). */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -124,7 +128,7 @@ export const oneTimeCodes = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check("one_time_codes_purpose", sql`${t.purpose} in ('password_reset', 'email_change', 'email_change_undo', 'sso_ticket')`),
+    check("one_time_codes_purpose", sql`${t.purpose} in ('password_reset', 'email_change', 'email_change_undo', 'sso_ticket', 'email_verify')`),
     check("one_time_codes_attempts", sql`${t.attempts} >= 0`),
     index("one_time_codes_user_purpose").on(t.userId, t.purpose),
     uniqueIndex("one_time_codes_purpose_hash").on(t.purpose, t.codeHash),

@@ -5,3 +5,4 @@ export * from "./commerce.ts";
 export * from "./messaging.ts";
 export * from "./receipts.ts";
 export * from "./routing.ts";
+export * from "./content.ts";

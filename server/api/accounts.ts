@@ -8,6 +8,7 @@ import {
   ChangePasswordSchema,
   ConfirmEnableSchema,
   ConfirmTwoFaSchema,
+  DeleteAccountSchema,
   DisableTwoFaSchema,
   EmailPreferencesSchema,
   LoginSchema,
@@ -15,6 +16,7 @@ import {
   ResetRequestSchema,
   SetPasswordResetSchema,
   ValidateResetCodeSchema,
+  VerifyEmailSchema,
   type RequestMeta,
 } from "../../core/accounts/index.ts";
 import { DomainError } from "../../core/shared/errors.ts";
@@ -26,6 +28,7 @@ import { bearerToken, clearSessionCookie, requireAuth, setSessionCookie } from "
 import { emailPreferencesDto, ssoTicketDto, twoFaEnabledDto, twoFaSetupDto, userDto } from "./wire/accounts.ts";
 import { notificationDto } from "./wire/notifications.ts";
 import { MarkReadSchema } from "../../core/notifications/notifications.schema.ts";
+import { dataExportDto } from "./wire/privacy.ts";
 
 export function requestMeta(c: Context<HonoEnv>): RequestMeta {
   const info = c.get("info");
@@ -122,6 +125,34 @@ export function accountRoutes() {
   api.post("/v2/web/sso/ticket", async (c) => {
     const auth = requireAuth(c);
     return ok(c, ssoTicketDto(await accounts(c).createSsoTicket(auth.user.id, c.get("info").locale)));
+  });
+
+  // docs/product/accounts.md#verified-addresses
+  api.post("/v2/web/user/verify-email/resend", async (c) => {
+    await accounts(c).resendVerification(requireAuth(c).user.id);
+    return ok(c);
+  });
+
+  api.post("/v2/web/verify-email", async (c) => {
+    const { token } = await jsonBody(c, VerifyEmailSchema);
+    return ok(c, { user: userDto((await accounts(c).verifyEmail(token)).user) });
+  });
+
+  // docs/product/accounts.md#deleting-an-account: the password, then every session ends (this one too).
+  api.post("/v2/web/user/delete", async (c) => {
+    const auth = requireAuth(c);
+    const { password } = await jsonBody(c, DeleteAccountSchema);
+    await accounts(c).deleteAccount(auth.user.id, { password }, requestMeta(c));
+    clearSessionCookie(c);
+    return ok(c);
+  });
+
+  // docs/product/accounts.md#data-export: everything the shop holds about the user, as a file.
+  api.get("/v2/web/user/export", async (c) => {
+    const auth = requireAuth(c);
+    const data = await c.get("services").privacy.exportData(auth.user.id, c.get("info").t);
+    c.header("Content-Disposition", `attachment; filename="nova-data-${auth.user.id}.json"`);
+    return ok(c, { export: dataExportDto(data) });
   });
 
   api.get("/v2/web/user/notification", async (c) => {

@@ -10,6 +10,7 @@ import { PRE2FA_COOKIE, pre2faCookie, serializeCookie, signInCookies } from "../
 import { Notice, SubmitButton } from "../../components/forms.tsx";
 import { Field, PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
 import { GuestCard } from "../../components/guest-card.tsx";
+import { OrderSummary, type PendingOrder } from "../../components/order-summary.tsx";
 import { Recaptcha, type RecaptchaWidget } from "../../components/recaptcha.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
@@ -77,17 +78,17 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const { step, redirectTo, notice, recaptcha } = loaderData;
+  const { step, redirectTo, order, notice, recaptcha } = loaderData;
   return step === "code" ? (
     <CodeStep redirectTo={redirectTo} lastResult={replyTo(actionData, "code")} />
   ) : (
-    <PasswordStep redirectTo={redirectTo} notice={notice} recaptcha={recaptcha} lastResult={replyTo(actionData, "password")} />
+    <PasswordStep redirectTo={redirectTo} order={order} notice={notice} recaptcha={recaptcha} lastResult={replyTo(actionData, "password")} />
   );
 }
 
 type StepProps = { redirectTo: string; lastResult: SubmissionResult<string[]> | undefined };
 
-function PasswordStep({ redirectTo, notice, recaptcha, lastResult }: StepProps & { notice: string | null; recaptcha: RecaptchaWidget | null }) {
+function PasswordStep({ redirectTo, order, notice, recaptcha, lastResult }: StepProps & { order: PendingOrder | null; notice: string | null; recaptcha: RecaptchaWidget | null }) {
   const t = useT();
   const href = useHref();
   const [form, fields] = usePageForm("login", ACCOUNT_FORMS.login, { lastResult });
@@ -104,6 +105,8 @@ function PasswordStep({ redirectTo, notice, recaptcha, lastResult }: StepProps &
       }
     >
       {notice === "password_reset" && <Notice>{t("auth.notice.passwordReset")}</Notice>}
+      {notice === "account_deleted" && <Notice>{t("auth.notice.accountDeleted")}</Notice>}
+      {order && <OrderSummary order={order} />}
       <PageForm form={form}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Field field={fields.login} label={t("auth.field.login")} autoComplete="username" />

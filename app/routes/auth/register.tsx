@@ -8,6 +8,7 @@ import { signInCookies } from "../../../server/http/cookies.ts";
 import { SubmitButton } from "../../components/forms.tsx";
 import { Field, PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
 import { GuestCard } from "../../components/guest-card.tsx";
+import { OrderSummary } from "../../components/order-summary.tsx";
 import { Recaptcha } from "../../components/recaptcha.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
@@ -50,7 +51,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
-  const { redirectTo, invited, recaptcha } = loaderData;
+  const { redirectTo, order, invited, recaptcha } = loaderData;
   const t = useT();
   const href = useHref();
   const [form, fields] = usePageForm("register", ACCOUNT_FORMS.register, { lastResult: replyTo(actionData) });
@@ -65,6 +66,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         </>
       }
     >
+      {order && <OrderSummary order={order} />}
       <PageForm form={form}>
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Field field={fields.email} type="email" label={t("auth.field.email")} autoComplete="email" />

@@ -1,12 +1,15 @@
 // /payment/paypal (no layout): the return page of the payment provider (docs/product/money.md#paying-through-a-provider). PayPal
 // sends the buyer back with ?token=<order id> (and ?cancel=1 when they gave up); the loader
-// captures the order for the signed-in user — idempotent, so a reload shows the same result.
+// captures the order for the signed-in user — idempotent, so a reload shows the same result. A
+// cancelled payment offers the checkout of the same order again; one that failed or that we do
+// not know points to support (and to a retry when trying again may help).
 import { Link, useLocation } from "react-router";
 import { DomainError } from "../../../core/shared/errors.ts";
 import { ORDER_ID } from "../../../core/payments/payments.schema.ts";
 import { Logo } from "../../components/brand.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { productName } from "../../components/commerce.tsx";
+import { LegalLinks } from "../../components/legal.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { formatMoney } from "../../../i18n/format.ts";
 import { useFormatDate } from "../../lib/dates.ts";
@@ -20,7 +23,7 @@ import commerceStylesheet from "../../styles/commerce.css?url";
 export const links = stylesheets(accountStylesheet, commerceStylesheet);
 
 type Outcome =
-  | { kind: "cancelled" }
+  | { kind: "cancelled"; again: string }
   | { kind: "error"; message: string; retry: boolean }
   | { kind: "topup"; amount: number; balance: number; currency: string }
   | { kind: "product"; item: string; paid: number; currency: string; expiresAt: Date | null; frozen: boolean; game: string | null };
@@ -34,10 +37,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const page = (outcome: Outcome, back = profile) => ({
     outcome,
     back,
+    order: ORDER_ID.test(token) ? token : null,
     meta: { title: t("return.title"), description: t("return.title") },
   });
 
-  if (url.searchParams.get("cancel") === "1") return page({ kind: "cancelled" });
+  if (url.searchParams.get("cancel") === "1") return page({ kind: "cancelled", again: await checkoutAgain(context, request, auth.user.id, token) });
   if (!ORDER_ID.test(token)) return page({ kind: "error", message: t("return.noOrder"), retry: false });
   try {
     const { transaction, balance, subscriptions } = await services.payments.capture(auth.user.id, token);
@@ -66,9 +70,23 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   }
 }
 
+/**
+ * Where a cancelled payment is tried again: the checkout of the order's product, or the balance
+ * page for a top-up; the stored game's subscription page when the order is not the buyer's.
+ */
+async function checkoutAgain(context: Route.LoaderArgs["context"], request: Request, userId: number, token: string): Promise<string> {
+  const { services, locale } = context;
+  const order = ORDER_ID.test(token) ? await services.payments.order(userId, token).catch(() => undefined) : undefined;
+  const game = order?.product ? services.catalog.cheatById(order.product.cheatId) : undefined;
+  const profile = storedGameProfile(context, request);
+  if (order?.kind === "topup") return `${profile}/balance`;
+  if (game && order?.product) return localePath(locale, `/${game.slug}/profile/payment?product=${order.product.id}`);
+  return `${profile}/subscription`;
+}
+
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export default function PaymentReturn({ loaderData: { outcome, back } }: Route.ComponentProps) {
+export default function PaymentReturn({ loaderData: { outcome, back, order } }: Route.ComponentProps) {
   const formatDate = useFormatDate();
   const t = useT();
   const locale = useLocale();
@@ -119,10 +137,17 @@ export default function PaymentReturn({ loaderData: { outcome, back } }: Route.C
               {t("return.retry")}
             </a>
           )}
-          <Link className={`btn ${outcome.kind === "error" && outcome.retry ? "btn-secondary" : "btn-primary"}`} to={back}>
+          {outcome.kind === "cancelled" && (
+            <a className="btn btn-primary" href={outcome.again}>
+              {t("return.again")}
+            </a>
+          )}
+          <Link className={`btn ${(outcome.kind === "error" && outcome.retry) || outcome.kind === "cancelled" ? "btn-secondary" : "btn-primary"}`} to={back}>
             {t("return.back")}
           </Link>
         </div>
+        {!ok && <p className="muted small result-help">{order ? t("return.help", { order }) : t("return.helpNoOrder")}</p>}
+        <LegalLinks pages={ok ? ["refunds", "support"] : ["support", "refunds"]} />
       </section>
     </main>
   );

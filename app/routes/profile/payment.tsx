@@ -1,5 +1,7 @@
 // /{game}/profile/payment?product=ID (purchase layout): the checkout of one product of the game.
 // Guard (docs/product/routes.md#guards-and-redirects): without a current product of this game it goes to the subscription page.
+// Before paying it shows what the payment makes of the pass (its new end, or the time a freeze
+// keeps) and the balance after paying from it; paying from a balance that is short is not offered.
 // Pays from the balance (then back to the subscription page with a notice) or by the payment
 // provider (to its approve page). Prices come from the catalogue, never from the form. The page
 // runs no script (docs/decisions/0009-forms-on-the-server.md): its buttons post as a document.
@@ -10,7 +12,9 @@ import { Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { SubmitButton } from "../../components/forms.tsx";
 import { PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
-import { SubscriptionBadge, productName } from "../../components/commerce.tsx";
+import { SubscriptionBadge, formatDuration, productName } from "../../components/commerce.tsx";
+import { LegalLinks } from "../../components/legal.tsx";
+import { afterPurchase } from "../../../core/subscriptions/index.ts";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { formatMoney } from "../../../i18n/format.ts";
@@ -18,7 +22,7 @@ import { useFormatDate } from "../../lib/dates.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { readSubmission, refuse } from "../../lib/forms.server.ts";
-import { IdTextSchema } from "../../../core/shared/schema.ts";
+import { checkoutProduct } from "../../lib/checkout.server.ts";
 import type { RouteHandle } from "../../root.tsx";
 import type { Route } from "./+types/payment.ts";
 
@@ -29,8 +33,7 @@ const PayForms = z.discriminatedUnion("intent", [z.object({ intent: z.literal("b
 
 /** The chosen product (has-active-product): one of the game's current products, else a redirect. */
 function chosenProduct(context: AppLoadContext, request: Request, gameId: number, gameSlug: string) {
-  const id = IdTextSchema.safeParse(new URL(request.url).searchParams.get("product")).data;
-  const product = id === undefined ? undefined : context.services.catalog.productsFor(gameId, context.shoppingArea).find((p) => p.id === id);
+  const product = checkoutProduct(context, gameId, new URL(request.url).searchParams.get("product"));
   if (!product) throw redirect(localePath(context.locale, `/${gameSlug}/profile/subscription`));
   return product;
 }
@@ -48,6 +51,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     balance: user.balance,
     currency: user.currency,
     subscription: subscription && { state: subscription.state, expiresAt: subscription.expiresAt },
+    after: afterPurchase(subscription, product.days, services.clock.now()),
     meta: { title: t("payment.title", { product: name }), description: t("payment.title", { product: name }) },
   };
 }
@@ -74,7 +78,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function Payment({ loaderData, actionData }: Route.ComponentProps) {
   const formatDate = useFormatDate();
-  const { game, product, balance, currency, subscription } = loaderData;
+  const { game, product, balance, currency, subscription, after } = loaderData;
   // Either button's refusal shows in the one form.
   const [form] = usePageForm("pay", {}, { lastResult: replyTo(actionData) });
   const insufficient = actionData?.code === "insufficient_balance";
@@ -108,20 +112,39 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
             <dt>{t("payment.length")}</dt>
             <dd>{t("plural.days", { count: product.days })}</dd>
           </div>
+          {after.state === "active" ? (
+            <div>
+              <dt>{t("payment.newEnd")}</dt>
+              <dd data-testid="new-end">
+                <time dateTime={after.expiresAt.toISOString()}>{formatDate(after.expiresAt)}</time>
+              </dd>
+            </div>
+          ) : (
+            <div>
+              <dt>{t("payment.newKept")}</dt>
+              <dd data-testid="new-kept">{formatDuration(t, after.keptSeconds)}</dd>
+            </div>
+          )}
           <div>
             <dt>{t("balance.current")}</dt>
             <dd className={short ? "short" : undefined}>{formatMoney(balance, currency, locale)}</dd>
           </div>
+          {!short && (
+            <div>
+              <dt>{t("payment.balanceAfter")}</dt>
+              <dd data-testid="balance-after">{formatMoney(balance - product.price, currency, locale)}</dd>
+            </div>
+          )}
         </dl>
 
         <PageForm form={form} className="pay-actions">
           {(insufficient || short) && (
-            <p className="topup-hint">
+            <p className="topup-hint" id="balance-short">
               {short && !insufficient && <span className="muted small">{t("payment.short", { missing: formatMoney(product.price - balance, currency, locale) })} </span>}
               <Link to={href(`/${game.slug}/profile/balance`)}>{t("payment.topUp")}</Link>
             </p>
           )}
-          <SubmitButton intent="balance" variant={short ? "secondary" : "primary"}>
+          <SubmitButton intent="balance" variant={short ? "secondary" : "primary"} disabled={short} describedBy={short ? "balance-short" : undefined}>
             {t("payment.fromBalance", { price: formatMoney(product.price, product.currency, locale) })}
           </SubmitButton>
           <SubmitButton intent="paypal" variant={short ? "primary" : "secondary"}>
@@ -131,6 +154,8 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
         <p className="muted small secure-note">
           <Icon name="shield" size={16} /> {t("payment.note")}
         </p>
+        <p className="muted small">{t("payment.agree")}</p>
+        <LegalLinks />
       </Card>
       <p className="checkout-links small">
         <Link to={href(`/${game.slug}/profile/subscription`)}>{t("payment.otherPlans")}</Link>

@@ -1,5 +1,6 @@
-// /{game}/profile/settings: the account's tasks — password, e-mail, two-factor codes, e-mail
-// preferences, sessions — each a small form of its own below. Every form posts its `intent` to
+// /{game}/profile/settings: the account's tasks — password, e-mail (and its verification),
+// two-factor codes, e-mail preferences, sessions, the data export and deleting the account — each
+// a small form of its own below. Every form posts its `intent` to
 // the one action, which reads it with a discriminated union of the accounts module's schemas; an
 // unknown intent is refused. The page runs no script (docs/decisions/0009-forms-on-the-server.md):
 // everything works as plain form posts.
@@ -11,6 +12,7 @@ import {
   ChangeEmailSchema,
   ChangePasswordFields,
   ConfirmEnableSchema,
+  DeleteAccountSchema,
   DisableTwoFaSchema,
   EmailPreferencesFields,
 } from "../../../core/accounts/accounts.schema.ts";
@@ -19,7 +21,8 @@ import { LANG_TAG, LOCALE_NAMES, LOCALES, localePath, type Locale } from "../../
 import { Badge, Card } from "../../components/ui/primitives.tsx";
 import { Notice, SubmitButton } from "../../components/forms.tsx";
 import { CheckboxField, Field, PageForm, replyTo, SelectField, usePageForm } from "../../components/page-form.tsx";
-import { useT } from "../../lib/i18n.tsx";
+import { useLocale, useT } from "../../lib/i18n.tsx";
+import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { cookieHeaders, readSubmission, refuse, requestMeta } from "../../lib/forms.server.ts";
@@ -41,6 +44,8 @@ const SettingsForms = z.discriminatedUnion("intent", [
   EmailPreferencesFields.partial().extend(task("prefs")),
   z.object(task("signout-others")),
   z.object(task("signout")),
+  z.object(task("verify-resend")),
+  DeleteAccountSchema.extend(task("delete")),
 ]);
 
 export function loader({ context, request, params }: Route.LoaderArgs) {
@@ -93,6 +98,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       case "signout":
         await accounts.logout(auth.session.id);
         return redirect(localePath(context.locale, "/auth"), { headers: cookieHeaders(signOutCookies(settings.secureCookies)) });
+      case "verify-resend":
+        await accounts.resendVerification(userId);
+        return { ok: true as const, intent: form.intent };
+      case "delete":
+        await accounts.deleteAccount(userId, { password: form.password }, requestMeta(context, request));
+        return redirect(`${localePath(context.locale, "/auth")}?notice=account_deleted`, { headers: cookieHeaders(signOutCookies(settings.secureCookies)) });
     }
   } catch (error) {
     return refuse(context, submission, error);
@@ -110,16 +121,26 @@ function doneOf<I extends string>(answer: Answer, intent: I): Done<I> | undefine
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
   const { user, preferences, notice } = loaderData;
   const t = useT();
+  const locale = useLocale();
   return (
     <section aria-labelledby="settings-title" className="settings">
       <h1 id="settings-title">{t("settings.title")}</h1>
       {notice === "password_changed" && <Notice>{t("settings.notice.passwordChanged")}</Notice>}
       {notice === "two_fa_disabled" && <Notice>{t("settings.notice.twoFaDisabled")}</Notice>}
       <PasswordTask email={user.email} lastResult={replyTo(actionData, "password")} />
-      <EmailTask email={user.email} pending={doneOf(actionData, "email")?.pendingEmail ?? user.pendingEmail} lastResult={replyTo(actionData, "email")} />
+      <EmailTask
+        email={user.email}
+        verified={user.emailVerified}
+        resent={Boolean(doneOf(actionData, "verify-resend"))}
+        pending={doneOf(actionData, "email")?.pendingEmail ?? user.pendingEmail}
+        lastResult={replyTo(actionData, "email")}
+        resendResult={replyTo(actionData, "verify-resend")}
+      />
       <TwoFactorTask enabled={user.twoFaEnabled} answer={actionData} />
       <PreferencesTask preferences={preferences} saved={Boolean(doneOf(actionData, "prefs"))} lastResult={replyTo(actionData, "prefs")} />
       <SessionsTask done={Boolean(doneOf(actionData, "signout-others"))} lastResult={replyTo(actionData, "signout-others") ?? replyTo(actionData, "signout")} />
+      <DataTask />
+      <DeleteTask balance={formatMoney(user.balance, user.currency, locale)} lastResult={replyTo(actionData, "delete")} />
     </section>
   );
 }
@@ -143,13 +164,31 @@ function PasswordTask({ email, lastResult }: Reply & { email: string }) {
   );
 }
 
-function EmailTask({ email, pending, lastResult }: Reply & { email: string; pending: string | null }) {
+function EmailTask({
+  email,
+  verified,
+  resent,
+  pending,
+  lastResult,
+  resendResult,
+}: Reply & { email: string; verified: boolean; resent: boolean; pending: string | null; resendResult: SubmissionResult<string[]> | undefined }) {
   const t = useT();
   const [form, fields] = usePageForm("email", ACCOUNT_FORMS.changeEmail, { lastResult });
+  const [resend] = usePageForm("verify-resend", {}, { lastResult: resendResult });
   return (
     <Card as="section" className="settings-card">
-      <h2 className="h3">{t("settings.email.title")}</h2>
+      <h2 className="h3">
+        {t("settings.email.title")} <Badge tone={verified ? "success" : "warning"}>{verified ? t("settings.email.verified") : t("settings.email.unverified")}</Badge>
+      </h2>
       <p className="muted">{t("settings.email.current", { email })}</p>
+      {!verified && (
+        <PageForm form={resend} className="form-row verify-row">
+          {resent ? <Notice tone="info">{t("settings.email.verifySent", { email })}</Notice> : <p className="muted small">{t("settings.email.verifyLead", { email })}</p>}
+          <SubmitButton intent="verify-resend" variant="secondary" block={false}>
+            {t("settings.email.verifyResend")}
+          </SubmitButton>
+        </PageForm>
+      )}
       {pending && <Notice tone="info">{t("settings.email.pending", { email: pending })}</Notice>}
       <PageForm form={form}>
         <Field field={fields.email} type="email" label={t("settings.email.new")} autoComplete="email" />
@@ -280,6 +319,36 @@ function SessionsTask({ done, lastResult }: Reply & { done: boolean }) {
       <PageForm form={form} className="form-row">
         <SubmitButton intent="signout-others" variant="secondary" block={false}>{t("settings.sessions.others")}</SubmitButton>
         <SubmitButton intent="signout" variant="danger" block={false}>{t("settings.sessions.signOut")}</SubmitButton>
+      </PageForm>
+    </Card>
+  );
+}
+
+/** The data export (docs/product/accounts.md#data-export): the API's file, signed in by the page's cookie. */
+function DataTask() {
+  const t = useT();
+  return (
+    <Card as="section" className="settings-card">
+      <h2 className="h3">{t("settings.data.title")}</h2>
+      <p className="muted">{t("settings.data.lead")}</p>
+      <a className="btn btn-secondary" href="/v2/web/user/export" download>
+        {t("settings.data.download")}
+      </a>
+    </Card>
+  );
+}
+
+/** Deleting the account (docs/product/accounts.md#deleting-an-account): what it means, then the password. */
+function DeleteTask({ balance, lastResult }: Reply & { balance: string }) {
+  const t = useT();
+  const [form, fields] = usePageForm("delete", ACCOUNT_FORMS.deleteAccount, { lastResult });
+  return (
+    <Card as="section" className="settings-card danger-zone">
+      <h2 className="h3">{t("settings.delete.title")}</h2>
+      <p className="muted">{t("settings.delete.lead", { balance })}</p>
+      <PageForm form={form}>
+        <Field field={fields.password} type="password" label={t("auth.field.password")} autoComplete="current-password" />
+        <SubmitButton intent="delete" variant="danger" block={false}>{t("settings.delete.submit")}</SubmitButton>
       </PageForm>
     </Card>
   );

@@ -6,14 +6,13 @@ import { redirect, useFetcher, useLocation } from "react-router";
 import { z } from "zod";
 import { DomainError } from "../../../core/shared/errors.ts";
 import type { Subscription as SubscriptionData } from "../../../core/subscriptions/index.ts";
-import { Badge, ButtonLink, Card } from "../../components/ui/primitives.tsx";
+import { Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { FormMessage, Notice, messagesOf } from "../../components/forms.tsx";
 import { notificationForStatus, useNotifications } from "../../components/notifications.tsx";
 import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx";
-import { useLocale, useT } from "../../lib/i18n.tsx";
-import { useHref } from "../../lib/paths.ts";
-import { formatMoney } from "../../../i18n/format.ts";
+import { PlanGrid } from "../../components/plans.tsx";
+import { useT } from "../../lib/i18n.tsx";
 import { useFormatDate } from "../../lib/dates.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
@@ -67,10 +66,7 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
   const formatDate = useFormatDate();
   const { game, subscription: sub, products, freeze, notice } = loaderData;
   const t = useT();
-  const locale = useLocale();
-  const href = useHref();
   const state = sub?.state ?? "none";
-  const best = products.reduce<(typeof products)[number] | undefined>((b, p) => (!b || p.price / p.days < b.price / b.days ? p : b), undefined);
   return (
     <section aria-labelledby="sub-title" className="commerce">
       <h1 id="sub-title">{t("sub.title", { game: game.name })}</h1>
@@ -136,19 +132,7 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
         {products.length === 0 ? (
           <p className="muted">{t("game.empty")}</p>
         ) : (
-          <ul className="grid plans-grid">
-            {products.map((p) => (
-              <Card as="li" key={p.id} className={`plan${p.id === best?.id && products.length > 1 ? " plan-best" : ""}`}>
-                {p.id === best?.id && products.length > 1 && <Badge>{t("game.product.best")}</Badge>}
-                <h3>{t("plural.days", { count: p.days })}</h3>
-                <p className="plan-price">{formatMoney(p.price, p.currency, locale)}</p>
-                <p className="muted small">{t("game.product.perDay", { price: formatMoney(Math.round(p.price / p.days), p.currency, locale) })}</p>
-                <ButtonLink to={href(`/${game.slug}/profile/payment?product=${p.id}`)} block>
-                  {t("game.product.buy")}
-                </ButtonLink>
-              </Card>
-            ))}
-          </ul>
+          <PlanGrid plans={products} game={game.slug} extend={state === "active" || state === "frozen"} />
         )}
       </section>
     </section>

@@ -55,6 +55,8 @@ export function loader({ context, request }: Route.LoaderArgs) {
       redeem: { code: { required: true, maxLength: RedeemSchema.shape.code.maxLength ?? undefined } },
     },
     topUpHref: `${storedGameProfile(context, request)}/balance`,
+    // Gifts need a proven address (docs/product/accounts.md#verified-addresses): the page says so before the form refuses.
+    unverified: user.emailVerified ? null : { email: user.email, settingsHref: `${storedGameProfile(context, request)}/settings` },
     meta: { title: t("gift.title"), description: t("gift.lead") },
   };
 }
@@ -96,7 +98,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function GiveSubscription({ loaderData, actionData }: Route.ComponentProps) {
-  const { games, selected, balance: loadedBalance, currency, constraints, topUpHref } = loaderData;
+  const { games, selected, balance: loadedBalance, currency, constraints, topUpHref, unverified } = loaderData;
   const given = actionData?.ok && actionData.intent === "give" ? actionData : undefined;
   const redeemed = actionData?.ok && actionData.intent === "redeem" ? actionData : undefined;
   const insufficient = actionData?.ok === false && actionData.intent === "give" && actionData.code === "insufficient_balance";
@@ -132,6 +134,13 @@ export default function GiveSubscription({ loaderData, actionData }: Route.Compo
               </Notice>
             )}
           </div>
+        )}
+        {unverified && (
+          <p className="alert alert-info" role="note">
+            <span>
+              {t("gift.give.unverified", { email: unverified.email })} <a href={unverified.settingsHref}>{t("gift.give.unverifiedLink")}</a>
+            </span>
+          </p>
         )}
         <GiveForm games={games} selected={selected} constraint={constraints.give} insufficient={insufficient} topUpHref={topUpHref} lastResult={replyTo(actionData, "give")} />
       </Card>

@@ -1,22 +1,36 @@
-// A game page: the game's subscriptions with prices for the visitor's shopping area (docs/product/data.md#shopping-areas).
+// A game's page (docs/product/routes.md#pages): what is sold — its description, features,
+// illustrations, supported modes, requirements, status with the last update, changelog and
+// questions (docs/product/data.md#game-content) — and its plans with prices for the visitor's
+// shopping area (docs/product/data.md#shopping-areas), "Extend" for a visitor who holds a pass.
 import type { RouteHandle } from "../../root.tsx";
-import { Badge, ButtonLink, Card } from "../../components/ui/primitives.tsx";
-import { Icon } from "../../components/ui/icons.tsx";
-import { useLocale, useT } from "../../lib/i18n.tsx";
+import { ButtonLink } from "../../components/ui/primitives.tsx";
+import { Icon, type IconName } from "../../components/ui/icons.tsx";
+import { PlanGrid } from "../../components/plans.tsx";
+import { GameStatusBadge } from "../../components/game-status.tsx";
+import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { formatMoney } from "../../../i18n/format.ts";
-import { notFound, pageMeta } from "../../lib/meta.ts";
+import { formatDate } from "../../../i18n/format.ts";
+import { notFound, pageMeta, stylesheets } from "../../lib/meta.ts";
+import contentStylesheet from "../../styles/content.css?url";
 import type { Route } from "./+types/game.ts";
 
-export function loader({ context, params, request }: Route.LoaderArgs) {
-  const { services, shoppingArea, t } = context;
+export const links = stylesheets(contentStylesheet);
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const { services, shoppingArea, t, locale, auth } = context;
   const cheat = services.catalog.cheatBySlug(params.game ?? "");
-  if (!cheat) notFound(request);
-  const products = services.catalog.productsFor(cheat.id, shoppingArea);
+  if (!cheat?.visible) notFound(request);
+  const content = services.catalog.gameContent(cheat.id, locale);
+  const name = content?.name ?? cheat.name;
+  // Critical: a guest's page is the same for everyone (and cached); a signed-in visitor's says
+  // "Extend" when they hold a pass, and when it ends.
+  const subscription = auth ? await services.subscriptions.forCheat(auth.user.id, cheat.id) : null;
   return {
-    game: cheat,
-    products,
-    meta: { title: t("game.meta.title", { game: cheat.name }), description: t("game.meta.description", { game: cheat.name }) },
+    game: { slug: cheat.slug, name, status: cheat.status, lastUpdatedAt: cheat.lastUpdatedAt },
+    content,
+    plans: services.catalog.productsFor(cheat.id, shoppingArea).map(({ id, days, price, currency }) => ({ id, days, price, currency })),
+    subscription: subscription && { state: subscription.state, expiresAt: subscription.expiresAt },
+    meta: { title: t("game.meta.title", { game: name }), description: content?.tagline ?? t("game.meta.description", { game: name }) },
   };
 }
 
@@ -25,47 +39,58 @@ export const handle: RouteHandle = { hydrate: false };
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export default function Game({ loaderData: { game, products } }: Route.ComponentProps) {
+const FEATURE_ICONS: IconName[] = ["bolt", "clock", "check", "globe", "shield", "snowflake"];
+
+export default function Game({ loaderData: { game, content, plans, subscription } }: Route.ComponentProps) {
   const t = useT();
-  const locale = useLocale();
   const href = useHref();
-  const best = products.reduce<number | undefined>((bestId, p) => {
-    const perDay = p.price / p.days;
-    const current = products.find((x) => x.id === bestId);
-    return !current || perDay < current.price / current.days ? p.id : bestId;
-  }, undefined);
+  const [cover, ...illustrations] = content?.media ?? [];
+  const holds = subscription?.state === "active" || subscription?.state === "frozen";
+  const updated = formatDate(game.lastUpdatedAt, { time: false });
   return (
-    <main>
-      <section className={`hero hero-compact game-hero game-${game.slug}`}>
-        <div className="container hero-inner">
-          <p className="eyebrow">
-            <Icon name="gamepad" size={16} /> {game.name}
-          </p>
-          <h1>{t("game.title", { game: game.name })}</h1>
-          <p className="lead">{t("game.lead")}</p>
+    <main className="game-page">
+      <section className={`hero hero-compact game-hero game-${game.slug}`} aria-labelledby="game-title">
+        <div className="container game-hero-grid">
+          <div className="hero-inner">
+            <p className="eyebrow">
+              <Icon name="gamepad" size={16} /> {game.name}
+            </p>
+            <h1 id="game-title">{t("game.title", { game: game.name })}</h1>
+            <p className="lead">{content?.tagline ?? t("game.lead")}</p>
+            <p className="game-status">
+              <GameStatusBadge status={game.status} />
+              <span className="muted small">
+                {t("game.updated", { date: updated })}
+              </span>
+            </p>
+            {content?.statusNote && game.status !== "working" && <p className="status-note" role="note">{content.statusNote}</p>}
+            <div className="hero-actions">
+              <ButtonLink to="#plans">
+                {t(holds ? "game.cta.extend" : "game.cta.plans")}
+                <Icon name="arrowRight" size={18} />
+              </ButtonLink>
+            </div>
+          </div>
+          {cover && (
+            <figure className="game-cover">
+              <img src={cover.src} alt={cover.alt} width={800} height={450} />
+            </figure>
+          )}
         </div>
       </section>
-      <section className="section container" aria-labelledby="plans-title">
+
+      <section className="section container" id="plans" aria-labelledby="plans-title">
         <h2 id="plans-title">{t("game.products.title")}</h2>
-        {products.length === 0 ? (
-          <p className="muted">{t("game.empty")}</p>
-        ) : (
-          <ul className="grid plans-grid">
-            {products.map((p) => (
-              <Card as="li" key={p.id} className={`plan${p.id === best ? " plan-best" : ""}`}>
-                {p.id === best && <Badge>{t("game.product.best")}</Badge>}
-                <h3>{t("plural.days", { count: p.days })}</h3>
-                <p className="plan-price">{formatMoney(p.price, p.currency, locale)}</p>
-                <p className="muted small">
-                  {t("game.product.perDay", { price: formatMoney(Math.round(p.price / p.days), p.currency, locale) })}
-                </p>
-                <ButtonLink to={href(`/${game.slug}/profile/payment?product=${p.id}`)} block reloadDocument>
-                  {t("game.product.buy")}
-                </ButtonLink>
-              </Card>
-            ))}
-          </ul>
+        {subscription && (
+          <p className="subscriber-note">
+            {subscription.state === "active"
+              ? t("game.subscriber.active", { date: formatDate(subscription.expiresAt) })
+              : subscription.state === "frozen"
+                ? t("game.subscriber.frozen")
+                : t("game.subscriber.expired", { date: formatDate(subscription.expiresAt) })}
+          </p>
         )}
+        {plans.length === 0 ? <p className="muted">{t("game.empty")}</p> : <PlanGrid plans={plans} game={game.slug} extend={holds} reloadDocument />}
         <ul className="checklist">
           {([1, 2, 3] as const).map((n) => (
             <li key={n}>
@@ -73,6 +98,116 @@ export default function Game({ loaderData: { game, products } }: Route.Component
             </li>
           ))}
         </ul>
+      </section>
+
+      {content && (
+        <>
+          <section className="section container" aria-labelledby="about-title">
+            <h2 id="about-title">{t("game.about.title")}</h2>
+            <p className="game-description">{content.description}</p>
+            {content.features.length > 0 && (
+              <ul className="grid features-grid game-features">
+                {content.features.map((f, i) => (
+                  <li key={f.title} className="card feature">
+                    <span className="feature-icon" aria-hidden="true">
+                      <Icon name={FEATURE_ICONS[i % FEATURE_ICONS.length]!} size={22} />
+                    </span>
+                    <h3>{f.title}</h3>
+                    <p className="muted">{f.text}</p>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+
+          {illustrations.length > 0 && (
+            <section className="section container" aria-labelledby="media-title">
+              <h2 id="media-title">{t("game.media.title")}</h2>
+              <ul className="game-gallery">
+                {illustrations.map((m) => (
+                  <li key={m.src}>
+                    <figure>
+                      <img src={m.src} alt={m.alt} width={800} height={450} loading="lazy" />
+                      {m.caption && <figcaption>{m.caption}</figcaption>}
+                    </figure>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+
+          <div className="section container game-specs">
+            {content.modes.length > 0 && (
+              <section aria-labelledby="modes-title">
+                <h2 id="modes-title">{t("game.modes.title")}</h2>
+                <ul className="modes">
+                  {content.modes.map((m) => (
+                    <li key={m.name}>
+                      <strong>{m.name}</strong>
+                      <span className="muted">{m.text}</span>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+            {content.requirements.length > 0 && (
+              <section aria-labelledby="requirements-title">
+                <h2 id="requirements-title">{t("game.requirements.title")}</h2>
+                <dl className="requirements">
+                  {content.requirements.map((r) => (
+                    <div key={r.label}>
+                      <dt>{r.label}</dt>
+                      <dd>{r.value}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </section>
+            )}
+          </div>
+
+          {content.changelog.length > 0 && (
+            <section className="section container" aria-labelledby="changelog-title">
+              <h2 id="changelog-title">{t("game.changelog.title")}</h2>
+              <ol className="changelog">
+                {content.changelog.map((release) => (
+                  <li key={release.version}>
+                    <h3 className="h4">
+                      {t("game.changelog.version", { version: release.version })}{" "}
+                      <time dateTime={release.date} className="muted small">
+                        {formatDate(`${release.date}T00:00:00Z`, { time: false })}
+                      </time>
+                    </h3>
+                    <ul>
+                      {release.notes.map((note) => (
+                        <li key={note}>{note}</li>
+                      ))}
+                    </ul>
+                  </li>
+                ))}
+              </ol>
+            </section>
+          )}
+
+          {content.faq.length > 0 && (
+            <section className="section container narrow" aria-labelledby="faq-title">
+              <h2 id="faq-title">{t("game.faq.title")}</h2>
+              {content.faq.map((item) => (
+                <details key={item.question} className="faq">
+                  <summary>{item.question}</summary>
+                  <p className="muted">{item.answer}</p>
+                </details>
+              ))}
+            </section>
+          )}
+        </>
+      )}
+
+      <section className="section container game-closing">
+        <p>{t("game.closing", { game: game.name })}</p>
+        <ButtonLink to="#plans">{t(holds ? "game.cta.extend" : "game.cta.plans")}</ButtonLink>
+        <p className="muted small">
+          <a href={href("/refunds")}>{t("legal.nav.refunds")}</a> · <a href={href("/support")}>{t("legal.nav.support")}</a>
+        </p>
       </section>
     </main>
   );

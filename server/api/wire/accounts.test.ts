@@ -15,6 +15,7 @@ const user: User = {
   currency: "USD",
   twoFaEnabled: true,
   pendingEmail: "new@example.com",
+  emailVerified: true,
   referralCode: "ABCD2345",
   createdAt: new Date("2026-03-15T12:34:56.789Z"),
 };
@@ -23,7 +24,7 @@ describe("userDto", () => {
   it("writes the user as user/me always did: snake_case in the spec's order, created_at in ISO 8601 UTC", () => {
     expect(JSON.stringify(userDto(user))).toBe(
       '{"id":7,"email":"ann@example.com","username":"ann_7","balance":1999,"currency":"USD","two_fa_enabled":true,' +
-        '"pending_email":"new@example.com","referral_code":"ABCD2345","created_at":"2026-03-15T12:34:56.789Z","owed":250}',
+        '"pending_email":"new@example.com","referral_code":"ABCD2345","created_at":"2026-03-15T12:34:56.789Z","owed":250,"email_verified":true}',
     );
   });
 
@@ -31,7 +32,7 @@ describe("userDto", () => {
     const plain = { ...user, username: null, pendingEmail: null, twoFaEnabled: false, passwordHash: "$argon2id$…", twoFaSecret: "SECRET" } as User;
     const dto = userDto(plain);
     expect(dto).toMatchObject({ username: null, pending_email: null, two_fa_enabled: false });
-    expect(Object.keys(dto)).toEqual(["id", "email", "username", "balance", "currency", "two_fa_enabled", "pending_email", "referral_code", "created_at", "owed"]);
+    expect(Object.keys(dto)).toEqual(["id", "email", "username", "balance", "currency", "two_fa_enabled", "pending_email", "referral_code", "created_at", "owed", "email_verified"]);
   });
 });
 

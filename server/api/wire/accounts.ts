@@ -15,6 +15,7 @@ export type UserDto = {
   referral_code: string;
   created_at: string;
   owed: number;
+  email_verified: boolean;
 };
 
 export function userDto(user: User): UserDto {
@@ -29,6 +30,7 @@ export function userDto(user: User): UserDto {
     referral_code: user.referralCode,
     created_at: user.createdAt.toISOString(),
     owed: user.owed,
+    email_verified: user.emailVerified,
   };
 }
 
