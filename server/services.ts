@@ -8,6 +8,8 @@ import type { Clock } from "../core/shared/clock.ts";
 import { createMailer } from "../core/mail/index.ts";
 import { createNotifications } from "../core/notifications/index.ts";
 import { createSessions } from "../core/sessions/index.ts";
+import { createAudit } from "../core/audit/index.ts";
+import { createOperators } from "../core/operators/index.ts";
 import { createRateLimiter, failoverCounter, postgresCounter, redisCounter, type RedisLike } from "../core/ratelimit/index.ts";
 import { createAccounts, createRecaptcha } from "../core/accounts/index.ts";
 import { createBackground } from "../core/shared/background.ts";
@@ -20,6 +22,7 @@ import { createPurchases } from "../core/purchases/index.ts";
 import { createGifts } from "../core/gifts/index.ts";
 import { createStatistics } from "../core/statistics/index.ts";
 import { createRetention } from "../core/retention/index.ts";
+import { createAdmin } from "../core/admin/index.ts";
 import { minorDigits } from "../core/shared/money.ts";
 import type { Settings } from "./settings.ts";
 
@@ -46,7 +49,9 @@ export function createServices(deps: {
   const db = database.db;
   const background = createBackground((err) => logger.error({ err }, "background task failed"));
   const catalog = createCatalog({ db });
-  const sessions = createSessions({ db, clock });
+  const audit = createAudit({ db, clock });
+  const operators = createOperators({ db, clock, audit, ownerEmails: settings.OWNER_EMAILS });
+  const sessions = createSessions({ db, clock, operators });
   // With Redis, its counters; while it fails, PostgreSQL's (docs/decisions/0006-redis-down.md).
   const counter = deps.redis
     ? failoverCounter(redisCounter(deps.redis), postgresCounter(db, clock), {
@@ -135,6 +140,24 @@ export function createServices(deps: {
   const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, mailer, background, limiter, mailLimit: settings.RATE_MAIL_USER, publicUrl: settings.PUBLIC_URL });
   const statistics = createStatistics({ db });
   const retention = createRetention({ db, clock });
+  const admin = createAdmin({
+    db,
+    clock,
+    audit,
+    operators,
+    accounts,
+    catalog,
+    ledger,
+    subscriptions,
+    suspensions,
+    sessions,
+    notifications,
+    mailer,
+    payments,
+    currency,
+    logger,
+    compensationBatch: settings.COMPENSATION_BATCH,
+  });
   /** The background jobs' heartbeat, for /readyz (set by startJobs). */
   const jobs: JobsState = { state: settings.JOBS_INTERVAL_SECONDS === 0 ? "off" : "stopped" };
   return {
@@ -143,6 +166,8 @@ export function createServices(deps: {
     clock,
     background,
     catalog,
+    audit,
+    operators,
     sessions,
     limiter,
     notifications,
@@ -160,6 +185,7 @@ export function createServices(deps: {
     gifts,
     statistics,
     retention,
+    admin,
     jobs,
   };
 }

@@ -237,6 +237,7 @@ describe("templates", () => {
     gift_invite: { game: "Dota 2", days: 7, code: "ABCDEFGH2345", from: "alex", link: `${PUBLIC_URL}/en/auth/register` },
     subscription_expiring: { game: "Dota 2", date: new Date("2026-03-15T12:00:00Z") },
     receipt: { description: "Dota 2 — 30 days", amount: "$15.00" },
+    days_granted: { game: "Minecraft", days: 3 },
   };
   const mailer = createMailer({ db: undefined as never, from: FROM, logger: { info() {}, error() {} }, publicUrl: `${PUBLIC_URL}/`, catalogs });
 

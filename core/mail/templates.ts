@@ -35,6 +35,8 @@ export type MailTemplates = {
   subscription_expiring: { game: string; date: Date; timeZone?: string };
   /** amount: already formatted, e.g. formatMoney(1500, "USD", locale) of i18n/format.ts. */
   receipt: { description: string; amount: string };
+  /** Days an operator added to a pass (a bulk compensation, docs/product/back-office.md#compensation). */
+  days_granted: { game: string; days: number };
 };
 
 export type MailTemplateId = keyof MailTemplates;
@@ -52,7 +54,25 @@ export const MAIL_TEMPLATE_IDS = [
   "gift_invite",
   "subscription_expiring",
   "receipt",
+  "days_granted",
 ] as const satisfies readonly MailTemplateId[];
+
+/**
+ * Templates whose parameters carry no secret (no code that signs in or resets, no one-time link):
+ * their parameters are kept with the outbox row, and an operator may send them again
+ * (docs/product/back-office.md#customers). The others are never kept and never resent: the buyer
+ * asks for a new code or link.
+ */
+export const RESENDABLE_TEMPLATES: ReadonlySet<MailTemplateId> = new Set([
+  "password_changed",
+  "two_fa_enabled",
+  "two_fa_disabled",
+  "gift_received",
+  "gift_code",
+  "subscription_expiring",
+  "receipt",
+  "days_granted",
+]);
 
 /** One e-mail to send: who, in which language, which template with which parameters. */
 export type MailMessage = {
@@ -185,6 +205,15 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
       { kind: "p", key: "mail.receipt.intro" },
       { kind: "p", key: "mail.receipt.item", values: { description: p.description } },
       { kind: "p", key: "mail.receipt.amount", values: { amount: p.amount } },
+      { kind: "link", button: "mail.common.profileButton", href: profileLink(ctx) },
+    ],
+  },
+  days_granted: {
+    subject: "mail.days_granted.subject",
+    subjectValues: (p) => ({ game: p.game }),
+    blocks: (p, ctx): Block[] => [
+      { kind: "p", key: "mail.days_granted.intro", values: { game: p.game, days: p.days } },
+      { kind: "p", key: "mail.days_granted.frozen" },
       { kind: "link", button: "mail.common.profileButton", href: profileLink(ctx) },
     ],
   },

@@ -71,6 +71,9 @@ const PayPalOrder = z.object({
 });
 type PayPalOrder = z.infer<typeof PayPalOrder>;
 
+/** The answer of POST /v2/payments/captures/{id}/refund. */
+const PayPalRefund = z.object({ id: z.string().min(1).max(64), status: z.string(), amount: lenient(PayPalAmount) });
+
 /** Any event: its type and resource; what a resource holds depends on the type. */
 const PayPalEvent = z.object({ event_type: z.string(), resource: z.record(z.string(), z.unknown()) });
 
@@ -342,6 +345,17 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
     },
     async getOrder(orderId) {
       return captureOf(await api(PayPalOrder, "GET", `/v2/checkout/orders/${encodeURIComponent(orderId)}`));
+    },
+    async refundCapture(input) {
+      const refund = await api(
+        PayPalRefund,
+        "POST",
+        `/v2/payments/captures/${encodeURIComponent(input.captureId)}/refund`,
+        { amount: { value: input.amount.value, currency_code: input.amount.currency }, ...(input.note ? { note_to_payer: input.note.slice(0, 255) } : {}) },
+        input.requestId,
+      );
+      const status = refund.status === "COMPLETED" ? "completed" : refund.status === "PENDING" ? "pending" : "failed";
+      return { id: refund.id, status, amount: refund.amount && amountOf(refund.amount) };
     },
     async parseWebhook(headers, rawBody) {
       // Not JSON at all is refused before anything else: no certificate is fetched for it.

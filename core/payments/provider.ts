@@ -41,6 +41,23 @@ export type WebhookAction =
   /** Nothing for the shop to do (an event it does not use, or one about nothing it knows). */
   | { kind: "ignored"; reason: string };
 
+/** A refund the shop asked the provider for (an operator's, docs/product/back-office.md#refunds). */
+export type RefundInput = {
+  captureId: string;
+  amount: ProviderAmount;
+  /** The same id is the same refund at the provider, however often it is sent. */
+  requestId: string;
+  /** Shown to the buyer by the provider. */
+  note?: string;
+};
+
+/**
+ * The provider's answer to a refund: its id (the one its refund event names, so the two apply
+ * once) and whether the money went back already (`completed`) or will (`pending`: its event
+ * applies it then); `failed` moved nothing.
+ */
+export type ProviderRefund = { id: string; status: "completed" | "pending" | "failed"; amount?: ProviderAmount };
+
 export type CreateOrderInput = {
   requestId: string;
   referenceId: string;
@@ -57,6 +74,8 @@ export type PaymentProvider = {
   /** Captures an approved order; an order captured before answers with that capture. */
   captureOrder(orderId: string, requestId: string): Promise<ProviderCapture>;
   getOrder(orderId: string): Promise<ProviderCapture>;
+  /** Gives (part of) a capture back to the buyer; throws ProviderError with the provider's issue when refused. */
+  refundCapture(input: RefundInput): Promise<ProviderRefund>;
   /**
    * A webhook's raw body and headers → the action it asks for. The provider checks its own
    * signature (without a call per event) and reads its own event format; throws WebhookRefused

@@ -31,7 +31,8 @@ export type ErrorCode =
   | "payment_pending"
   | "payment_not_approved"
   | "payment_mismatch"
-  | "account_suspended";
+  | "account_suspended"
+  | "step_up_required";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400,
@@ -61,6 +62,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   payment_not_approved: 409,
   payment_mismatch: 409,
   account_suspended: 403,
+  step_up_required: 403,
 };
 
 export class DomainError extends Error {

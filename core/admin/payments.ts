@@ -1,0 +1,212 @@
+// Payments in the back office (docs/product/back-office.md#payments): the list with filters and
+// cursor paging (and its CSV export, page by page), and refunds — full or partial — made through
+// the provider's refund API and applied by the rules of docs/product/money.md#refunds-and-reversals
+// exactly once, whether the provider's answer or its refund event comes first, or both at once:
+// both name the provider's refund id, which is the ledger reference that books the refund once.
+import { and, asc, desc, eq, gte, like, lt, or, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { paymentOrders, transactions, users, type PaymentOrderKind, type PaymentOrderStatus } from "../../db/schema/index.ts";
+import type { Audit } from "../audit/index.ts";
+import { fromSnapshot, type SoldProduct } from "../catalog/index.ts";
+import { toLedgerEntry, type LedgerEntry } from "../ledger/index.ts";
+import type { Operators } from "../operators/index.ts";
+import { fromDecimal, ProviderError, toDecimal, type Payments } from "../payments/index.ts";
+import type { Clock } from "../shared/clock.ts";
+import { DomainError } from "../shared/errors.ts";
+import { minorDigits } from "../shared/money.ts";
+import type { Actor } from "./customers.ts";
+
+type Logger = { warn(obj: object, msg?: string): void };
+
+/** A payment as operators see it (docs/product/back-office.md#payments): a provider order and what became of it. */
+export type AdminPayment = {
+  id: number;
+  userId: number;
+  userEmail: string;
+  provider: string;
+  kind: PaymentOrderKind;
+  status: PaymentOrderStatus;
+  amount: number;
+  /** Minor units refunded or reversed so far. */
+  refunded: number;
+  currency: string;
+  product: SoldProduct | null;
+  shoppingArea: string;
+  providerOrderId: string | null;
+  captureId: string | null;
+  payerId: string | null;
+  disputedAt: Date | null;
+  disputeId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export function toAdminPayment(order: typeof paymentOrders.$inferSelect, userEmail: string): AdminPayment {
+  return {
+    id: order.id,
+    userId: order.userId,
+    userEmail,
+    provider: order.provider,
+    kind: order.kind,
+    status: order.status,
+    amount: order.amount,
+    refunded: order.refunded,
+    currency: order.currency,
+    product: order.product ? fromSnapshot(order.product) : null,
+    shoppingArea: order.shoppingArea,
+    providerOrderId: order.providerOrderId,
+    captureId: order.captureId,
+    payerId: order.payerId,
+    disputedAt: order.disputedAt,
+    disputeId: order.disputeId,
+    createdAt: order.createdAt,
+    updatedAt: order.updatedAt,
+  };
+}
+
+export type PaymentFilter = {
+  userId?: number;
+  status?: PaymentOrderStatus;
+  provider?: string;
+  /** Made at or after. */
+  from?: Date;
+  /** Made before. */
+  to?: Date;
+  /** Older than this payment id (the previous page's cursor). */
+  before?: number;
+  limit: number;
+};
+
+/** What a refund did: the payment after it, the ledger rows it wrote, and the provider's refund. */
+export type RefundResult = { payment: AdminPayment; transactions: LedgerEntry[]; refund: { id: string; status: "completed" | "pending" } };
+
+/** Refunds may be made of payments in these states: money taken and not all of it given back. */
+const REFUNDABLE: ReadonlySet<PaymentOrderStatus> = new Set(["completed", "partially_refunded"]);
+
+export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; operators: Operators; payments: Payments; currency: string; logger: Logger }) {
+  const { db, audit, operators, payments, currency, logger } = deps;
+  const provider = payments.provider;
+  const digits = minorDigits(currency);
+
+  async function page(filter: PaymentFilter): Promise<{ payments: AdminPayment[]; nextCursor: number | null }> {
+    const conditions: SQL[] = [];
+    if (filter.userId !== undefined) conditions.push(eq(paymentOrders.userId, filter.userId));
+    if (filter.status !== undefined) conditions.push(eq(paymentOrders.status, filter.status));
+    if (filter.provider !== undefined) conditions.push(eq(paymentOrders.provider, filter.provider));
+    if (filter.from !== undefined) conditions.push(gte(paymentOrders.createdAt, filter.from));
+    if (filter.to !== undefined) conditions.push(lt(paymentOrders.createdAt, filter.to));
+    if (filter.before !== undefined) conditions.push(lt(paymentOrders.id, filter.before));
+    const rows = await db
+      .select({ order: paymentOrders, email: users.email })
+      .from(paymentOrders)
+      .innerJoin(users, eq(users.id, paymentOrders.userId))
+      .where(and(...conditions))
+      .orderBy(desc(paymentOrders.id))
+      .limit(filter.limit + 1);
+    const list = rows.slice(0, filter.limit).map((r) => toAdminPayment(r.order, r.email));
+    return { payments: list, nextCursor: rows.length > filter.limit ? list.at(-1)!.id : null };
+  }
+
+  async function paymentById(id: number): Promise<AdminPayment> {
+    const [row] = await db.select({ order: paymentOrders, email: users.email }).from(paymentOrders).innerJoin(users, eq(users.id, paymentOrders.userId)).where(eq(paymentOrders.id, id));
+    if (!row) throw new DomainError("not_found", "errors.payment_not_found");
+    return toAdminPayment(row.order, row.email);
+  }
+
+  /** The ledger rows a refund wrote: its reference, and the steps that carry it as their prefix. */
+  async function rowsOfRefund(reference: string): Promise<LedgerEntry[]> {
+    const rows = await db
+      .select()
+      .from(transactions)
+      .where(or(eq(transactions.reference, reference), like(transactions.reference, `${reference}:%`)))
+      .orderBy(asc(transactions.id));
+    return rows.map(toLedgerEntry);
+  }
+
+  return {
+    list: page,
+
+    /** Every payment of the filter, page by page (newest first), for the CSV export. */
+    async *all(filter: Omit<PaymentFilter, "before" | "limit">): AsyncGenerator<AdminPayment[]> {
+      let before: number | undefined;
+      for (;;) {
+        const next = await page({ ...filter, before, limit: 500 });
+        if (next.payments.length > 0) yield next.payments;
+        if (next.nextCursor === null) return;
+        before = next.nextCursor;
+      }
+    },
+
+    byId: paymentById,
+
+    /**
+     * Refunds `amount` (default: all that is left) of a captured payment through the provider. The
+     * provider's request id is made of the payment, what was refunded before and the amount, so a
+     * retry of the same refund (a lost answer, a double click) is the same refund at the provider.
+     * A completed refund is applied here, once (the provider's event about it finds it booked); a
+     * pending one is applied by that event when it completes.
+     */
+    async refund(actor: Actor, paymentId: number, input: { amount?: number; reason: string }): Promise<RefundResult> {
+      operators.require(actor.operator, "refund");
+      const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, paymentId));
+      if (!order) throw new DomainError("not_found", "errors.payment_not_found");
+      const [owner] = await db.select({ role: users.role }).from(users).where(eq(users.id, order.userId));
+      if (owner?.role) throw new DomainError("forbidden", "errors.admin_target_operator");
+      if (!order.captureId || !REFUNDABLE.has(order.status)) throw new DomainError("conflict", "errors.refund_not_refundable");
+      if (order.provider !== provider.name) throw new DomainError("conflict", "errors.refund_other_provider");
+      const left = order.amount - order.refunded;
+      if (left <= 0) throw new DomainError("conflict", "errors.refund_nothing_left");
+      const amount = input.amount ?? left;
+      if (amount > left) {
+        throw new DomainError("validation_failed", "errors.validation_failed", { fields: { amount: "validation.refund_too_much" } });
+      }
+      let refund;
+      try {
+        refund = await provider.refundCapture({
+          captureId: order.captureId,
+          amount: { value: toDecimal(amount, digits), currency: order.currency },
+          requestId: `refund-${order.id}-${order.refunded}-${amount}`,
+          note: input.reason,
+        });
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        logger.warn({ err: error, paymentId }, "refund refused or failed at the provider");
+        if (error.status !== undefined && error.status >= 400 && error.status < 500 && error.issue) {
+          throw new DomainError("conflict", "errors.refund_refused", { params: { issue: error.issue.slice(0, 64) } });
+        }
+        throw new DomainError("payment_failed", "errors.refund_failed");
+      }
+      if (refund.status === "failed") throw new DomainError("conflict", "errors.refund_refused", { params: { issue: "FAILED" } });
+      const reference = `${provider.name}:refund:${refund.id}`;
+      const refunded = (refund.amount && refund.amount.currency === order.currency ? fromDecimal(refund.amount.value, digits) : undefined) ?? amount;
+      const entry = (payment: typeof order) => ({
+        actorId: actor.operator.id,
+        action: "payment.refund",
+        targetType: "payment" as const,
+        targetId: paymentId,
+        reason: input.reason,
+        before: { status: order.status, refunded: order.refunded },
+        after: { status: payment.status, refunded: payment.refunded, refund_id: refund.id, refund_status: refund.status, amount: refunded, user_id: order.userId },
+        ip: actor.ip,
+      });
+      let audited = false;
+      if (refund.status === "completed") {
+        await payments.takeBack(
+          { kind: "refund", captureId: order.captureId, eventId: refund.id, amount: refunded },
+          {
+            beforeCommit: async (tx, changed) => {
+              await audit.record(tx, entry(changed));
+              audited = true;
+            },
+          },
+        );
+      }
+      // Applied by the provider's event already (it came first), or pending: the request is audited alone.
+      if (!audited) {
+        const [current] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, paymentId));
+        await audit.record(db, entry(current!));
+      }
+      return { payment: await paymentById(paymentId), transactions: await rowsOfRefund(reference), refund: { id: refund.id, status: refund.status } };
+    },
+  };
+}
