@@ -3,9 +3,9 @@
 // the provider's refund API and applied by the rules of docs/product/money.md#refunds-and-reversals
 // exactly once, whether the provider's answer or its refund event comes first, or both at once:
 // both name the provider's refund id, which is the ledger reference that books the refund once.
-import { and, asc, desc, eq, gte, like, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNull, like, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { paymentOrders, transactions, users, type PaymentOrderKind, type PaymentOrderStatus } from "../../db/schema/index.ts";
+import { paymentOrders, paymentRefunds, transactions, users, type PaymentOrderKind, type PaymentOrderStatus, type RefundRequestStatus } from "../../db/schema/index.ts";
 import type { Audit } from "../audit/index.ts";
 import { fromSnapshot, type SoldProduct } from "../catalog/index.ts";
 import { toLedgerEntry, type LedgerEntry } from "../ledger/index.ts";
@@ -14,6 +14,7 @@ import { fromDecimal, ProviderError, toDecimal, type Payments } from "../payment
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { minorDigits } from "../shared/money.ts";
+import { randomToken } from "../shared/tokens.ts";
 import type { Actor } from "./customers.ts";
 
 type Logger = { warn(obj: object, msg?: string): void };
@@ -84,7 +85,7 @@ export type RefundResult = { payment: AdminPayment; transactions: LedgerEntry[];
 const REFUNDABLE: ReadonlySet<PaymentOrderStatus> = new Set(["completed", "partially_refunded"]);
 
 export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; operators: Operators; payments: Payments; currency: string; logger: Logger }) {
-  const { db, audit, operators, payments, currency, logger } = deps;
+  const { db, clock, audit, operators, payments, currency, logger } = deps;
   const provider = payments.provider;
   const digits = minorDigits(currency);
 
@@ -123,6 +124,37 @@ export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; 
     return rows.map(toLedgerEntry);
   }
 
+  /**
+   * The request a refund is made under: one still waiting for the provider's answer, of the same
+   * payment and amount, is asked again under its id (the answer was lost: the same refund, never a
+   * second); else a new one. Made under the payment's row lock, so two clicks make one request.
+   */
+  async function requestOf(orderId: number, amount: number, actorId: number) {
+    return db.transaction(async (tx) => {
+      await tx.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.id, orderId)).for("no key update");
+      const [open] = await tx
+        .select()
+        .from(paymentRefunds)
+        .where(and(eq(paymentRefunds.orderId, orderId), eq(paymentRefunds.amount, amount), eq(paymentRefunds.status, "requested"), isNull(paymentRefunds.refundId)))
+        .limit(1);
+      if (open) return open;
+      const now = clock.now();
+      const [created] = await tx
+        .insert(paymentRefunds)
+        .values({ orderId, amount, actorId, requestId: `refund-${orderId}-${randomToken(12)}`, createdAt: now, updatedAt: now })
+        .returning();
+      return created!;
+    });
+  }
+
+  /** The provider's answer to a request (its event may have given it already: the refund id stays). */
+  async function settle(id: number, outcome: { status: RefundRequestStatus; refundId?: string }) {
+    await db
+      .update(paymentRefunds)
+      .set({ status: outcome.status, refundId: outcome.refundId === undefined ? undefined : sql`coalesce(${paymentRefunds.refundId}, ${outcome.refundId})`, updatedAt: clock.now() })
+      .where(eq(paymentRefunds.id, id));
+  }
+
   return {
     list: page,
 
@@ -140,11 +172,11 @@ export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; 
     byId: paymentById,
 
     /**
-     * Refunds `amount` (default: all that is left) of a captured payment through the provider. The
-     * provider's request id is made of the payment, what was refunded before and the amount, so a
-     * retry of the same refund (a lost answer, a double click) is the same refund at the provider.
-     * A completed refund is applied here, once (the provider's event about it finds it booked); a
-     * pending one is applied by that event when it completes.
+     * Refunds `amount` (default: all that is left) of a captured payment through the provider,
+     * under a refund request whose id the provider dedupes (requestOf: a retry after a lost answer,
+     * or a double click, is the same refund at the provider). A completed refund is applied here,
+     * once (the provider's event about it finds it booked, and the other way round); a pending one
+     * is applied by that event when it completes.
      */
     async refund(actor: Actor, paymentId: number, input: { amount?: number; reason: string }): Promise<RefundResult> {
       operators.require(actor.operator, "refund");
@@ -160,23 +192,31 @@ export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; 
       if (amount > left) {
         throw new DomainError("validation_failed", "errors.validation_failed", { fields: { amount: "validation.refund_too_much" } });
       }
+      const request = await requestOf(order.id, amount, actor.operator.id);
       let refund;
       try {
         refund = await provider.refundCapture({
           captureId: order.captureId,
           amount: { value: toDecimal(amount, digits), currency: order.currency },
-          requestId: `refund-${order.id}-${order.refunded}-${amount}`,
+          requestId: request.requestId,
+          reference: request.requestId,
           note: input.reason,
         });
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
         logger.warn({ err: error, paymentId }, "refund refused or failed at the provider");
         if (error.status !== undefined && error.status >= 400 && error.status < 500 && error.issue) {
+          await settle(request.id, { status: "refused" });
           throw new DomainError("conflict", "errors.refund_refused", { params: { issue: error.issue.slice(0, 64) } });
         }
+        // No answer, or the provider's own failure: the request stays open, and a retry asks again with its id.
         throw new DomainError("payment_failed", "errors.refund_failed");
       }
-      if (refund.status === "failed") throw new DomainError("conflict", "errors.refund_refused", { params: { issue: "FAILED" } });
+      if (refund.status === "failed") {
+        await settle(request.id, { status: "refused", refundId: refund.id });
+        throw new DomainError("conflict", "errors.refund_refused", { params: { issue: "FAILED" } });
+      }
+      await settle(request.id, { status: refund.status, refundId: refund.id });
       const reference = `${provider.name}:refund:${refund.id}`;
       const refunded = (refund.amount && refund.amount.currency === order.currency ? fromDecimal(refund.amount.value, digits) : undefined) ?? amount;
       const entry = (payment: typeof order) => ({

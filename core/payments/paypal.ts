@@ -91,6 +91,7 @@ const RefundResource = z.object({
   id: lenient(z.string().min(1)),
   amount: lenient(PayPalAmount),
   custom_id: lenient(z.string()),
+  invoice_id: lenient(z.string().max(127)),
   links: lenient(z.array(z.object({ rel: lenient(z.string()), href: lenient(z.string()) }))),
 });
 
@@ -132,6 +133,7 @@ export function paypalWebhookAction(event: unknown): WebhookAction {
       eventId: refund.id,
       amount: amountOf(refund.amount),
       orderRef: refund.custom_id,
+      requestRef: refund.invoice_id,
     };
   }
   if (type === "CUSTOMER.DISPUTE.CREATED") {
@@ -351,7 +353,11 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
         PayPalRefund,
         "POST",
         `/v2/payments/captures/${encodeURIComponent(input.captureId)}/refund`,
-        { amount: { value: input.amount.value, currency_code: input.amount.currency }, ...(input.note ? { note_to_payer: input.note.slice(0, 255) } : {}) },
+        {
+          amount: { value: input.amount.value, currency_code: input.amount.currency },
+          ...(input.reference ? { invoice_id: input.reference.slice(0, 127) } : {}),
+          ...(input.note ? { note_to_payer: input.note.slice(0, 255) } : {}),
+        },
         input.requestId,
       );
       const status = refund.status === "COMPLETED" ? "completed" : refund.status === "PENDING" ? "pending" : "failed";

@@ -30,8 +30,11 @@ export type ProviderCapture = {
 export type WebhookAction =
   /** A payment completed at the provider: book it once, as the capture call would. */
   | { kind: "captured"; capture: ProviderCapture }
-  /** Money given back (a refund) or taken back by the buyer's bank (a chargeback) for a capture. */
-  | { kind: "refunded" | "reversed"; captureId: string; eventId: string; amount: ProviderAmount; orderRef?: string }
+  /**
+   * Money given back (a refund) or taken back by the buyer's bank (a chargeback) for a capture.
+   * `requestRef` is the shop's own reference of a refund it asked for (RefundInput.reference).
+   */
+  | { kind: "refunded" | "reversed"; captureId: string; eventId: string; amount: ProviderAmount; orderRef?: string; requestRef?: string }
   /** The buyer opened a dispute about these captures: flagged for operators, no money moves. */
   | { kind: "disputed"; disputeId: string; captureIds: string[] }
   /** The provider gave an order up unpaid (BTCPay's expired invoice): it fails, never to be booked. */
@@ -49,6 +52,8 @@ export type RefundInput = {
   requestId: string;
   /** Shown to the buyer by the provider. */
   note?: string;
+  /** The shop's reference of the request, which the provider's refund event carries back (PayPal's invoice_id). */
+  reference?: string;
 };
 
 /**

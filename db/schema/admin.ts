@@ -1,10 +1,10 @@
 // The back office (docs/product/back-office.md): the audit log of every operator write, and bulk
 // compensations with the set of passes each one extends.
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./accounts.ts";
 import { cheats } from "./catalog.ts";
-import { subscriptions } from "./commerce.ts";
+import { paymentOrders, subscriptions } from "./commerce.ts";
 
 /**
  * Every operator write and every role change (docs/product/back-office.md#audit-log). Append-only:
@@ -83,5 +83,37 @@ export const compensationItems = pgTable(
     primaryKey({ columns: [t.compensationId, t.subscriptionId] }),
     index("compensation_items_pending").on(t.compensationId, t.subscriptionId).where(sql`${t.appliedAt} is null`),
     index("compensation_items_unmailed").on(t.compensationId).where(sql`${t.appliedAt} is not null and ${t.mailedAt} is null`),
+  ],
+);
+
+export const REFUND_REQUEST_STATUSES = ["requested", "completed", "pending", "refused"] as const;
+export type RefundRequestStatus = (typeof REFUND_REQUEST_STATUSES)[number];
+
+/**
+ * Refunds operators asked the provider for (docs/product/back-office.md#refunds), each with the
+ * request id the provider knows it by. One whose answer never came (`requested`) is asked again
+ * with the same id, so a retry after a lost answer is the same refund at the provider, never a second.
+ */
+export const paymentRefunds = pgTable(
+  "payment_refunds",
+  {
+    id: serial("id").primaryKey(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => paymentOrders.id),
+    amount: bigint("amount", { mode: "number" }).notNull(),
+    /** Sent as PayPal-Request-Id. */
+    requestId: text("request_id").notNull().unique(),
+    actorId: integer("actor_id").notNull(),
+    /** The provider's refund id, once it answered. */
+    refundId: text("refund_id"),
+    status: text("status").$type<RefundRequestStatus>().notNull().default("requested"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("payment_refunds_status", sql`${t.status} in ('requested', 'completed', 'pending', 'refused')`),
+    check("payment_refunds_amount", sql`${t.amount} > 0`),
+    index("payment_refunds_order").on(t.orderId),
   ],
 );

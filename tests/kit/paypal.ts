@@ -28,6 +28,8 @@ export type KitRefund = {
   status?: "COMPLETED" | "PENDING";
   /** The PayPal-Request-Id of the API call that made it (a retry with it is the same refund). */
   requestId?: string;
+  /** The merchant's invoice id sent with the refund, carried by its event. */
+  invoiceId?: string;
 };
 
 export type KitCapture = { id: string; status: string; amount: { value: string; currency_code: string }; custom_id?: string };
@@ -45,7 +47,7 @@ export type KitOrder = {
   /** Refunds made at PayPal: by the merchant's dashboard (`refund`) or through the refund API. */
   refunds: KitRefund[];
   /** Chargebacks: PayPal takes the money back from the merchant (PAYMENT.CAPTURE.REVERSED). */
-  reversals: { id: string; amount: { value: string; currency_code: string } }[];
+  reversals: KitRefund[];
   /** The buyer's PayPal account, shown in the order once approved. */
   payerId: string;
 };
@@ -84,6 +86,8 @@ export type PayPalKit = {
   reverse(orderId: string, value?: string): string;
   /** The next n calls matching answer 500. */
   failNext(n: number, match?: Match): void;
+  /** The next n calls matching take effect at once but are answered only after `ms`. */
+  delayNext(n: number, ms: number, match?: Match): void;
   /** The next n calls matching get no answer at all; with process: true the call still takes effect. */
   hangNext(n: number, match?: Match, options?: { process?: boolean }): void;
   /** The next capture reports these values instead of the true ones (and keeps them). */
@@ -136,6 +140,7 @@ export async function startPayPalKit(): Promise<PayPalKit> {
   let tokenCalls = 0;
   let failures: Knob[] = [];
   let hangs: Knob[] = [];
+  let delays: (Knob & { ms: number })[] = [];
   let tamper: Tamper | undefined;
   let refundRefusal: string | undefined;
   let url = "";
@@ -170,6 +175,7 @@ export async function startPayPalKit(): Promise<PayPalKit> {
     amount: r.amount,
     status: r.status ?? "COMPLETED",
     ...(o.customId ? { custom_id: o.customId } : {}),
+    ...(r.invoiceId ? { invoice_id: r.invoiceId } : {}),
     links: [
       { href: `${url}/v2/payments/refunds/${r.id}`, rel: "self", method: "GET" },
       { href: `${url}/v2/payments/captures/${o.capture!.id}`, rel: "up", method: "GET" },
@@ -260,12 +266,13 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       const captured = cents(order.capture.amount.value);
       const refunded = order.refunds.reduce((sum, r) => sum + cents(r.amount.value), 0);
       if (refunded >= captured) return error(422, "UNPROCESSABLE_ENTITY", "CAPTURE_FULLY_REFUNDED");
-      const asked = (req.body as { amount?: { value?: string; currency_code?: string } } | undefined)?.amount;
+      const body = req.body as { amount?: { value?: string; currency_code?: string }; invoice_id?: string } | undefined;
+      const asked = body?.amount;
       if (asked?.currency_code && asked.currency_code !== order.capture.amount.currency_code) return error(422, "UNPROCESSABLE_ENTITY", "REFUND_CURRENCY_MISMATCH");
       const value = asked?.value ?? ((captured - refunded) / 100).toFixed(2);
       if (!/^\d+(\.\d{1,2})?$/.test(value) || cents(value) <= 0) return error(400, "INVALID_REQUEST", "INVALID_PARAMETER_VALUE");
       if (refunded + cents(value) > captured) return error(422, "UNPROCESSABLE_ENTITY", "REFUND_AMOUNT_EXCEEDED");
-      const refund: KitRefund = { id: token("REF", 6), amount: { value, currency_code: order.capture.amount.currency_code }, status: kit.refundStatus, requestId: req.requestId };
+      const refund: KitRefund = { id: token("REF", 6), amount: { value, currency_code: order.capture.amount.currency_code }, status: kit.refundStatus, requestId: req.requestId, invoiceId: body?.invoice_id };
       order.refunds.push(refund);
       return { status: 201, json: refundJson(order, refund) };
     }
@@ -306,8 +313,13 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       const answer = fail ? error(500, "INTERNAL_SERVER_ERROR") : handle(entry);
       entry.answered = answer.status;
       const pem = typeof answer.json === "string";
-      res.writeHead(answer.status, { "content-type": pem ? "application/x-pem-file" : "application/json", "paypal-debug-id": "kit" });
-      res.end(pem ? answer.json : JSON.stringify(answer.json));
+      const send = () => {
+        res.writeHead(answer.status, { "content-type": pem ? "application/x-pem-file" : "application/json", "paypal-debug-id": "kit" });
+        res.end(pem ? answer.json : JSON.stringify(answer.json));
+      };
+      const delay = take(delays, line) as (Knob & { ms: number }) | undefined;
+      if (delay) setTimeout(send, delay.ms);
+      else send();
     });
   });
   server.on("connection", (socket) => {
@@ -379,6 +391,9 @@ export async function startPayPalKit(): Promise<PayPalKit> {
     failNext(n, match) {
       failures.push({ left: n, match });
     },
+    delayNext(n, ms, match) {
+      delays.push({ left: n, match, ms });
+    },
     hangNext(n, match, options = {}) {
       hangs.push({ left: n, match, process: options.process });
     },
@@ -444,7 +459,7 @@ export async function startPayPalKit(): Promise<PayPalKit> {
           id: refund.id,
           status: "COMPLETED",
           amount: refund.amount,
-          ...(reversal ? { note_to_payer: "Payment reversed" } : { custom_id: order.customId }),
+          ...(reversal ? { note_to_payer: "Payment reversed" } : { custom_id: order.customId, ...(refund.invoiceId ? { invoice_id: refund.invoiceId } : {}) }),
           links: [
             { href: `${url}/v2/payments/refunds/${refund.id}`, rel: "self", method: "GET" },
             { href: `${url}/v2/payments/captures/${capture.id}`, rel: "up", method: "GET" },
@@ -472,6 +487,7 @@ export async function startPayPalKit(): Promise<PayPalKit> {
     reset() {
       failures = [];
       hangs = [];
+      delays = [];
       tamper = undefined;
       refundRefusal = undefined;
       kit.refundStatus = "COMPLETED";
