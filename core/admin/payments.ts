@@ -14,7 +14,7 @@ import { fromDecimal, ProviderError, toDecimal, type Payments } from "../payment
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { minorDigits } from "../shared/money.ts";
-import { randomToken } from "../shared/tokens.ts";
+import { randomToken, sha256 } from "../shared/tokens.ts";
 import type { Actor } from "./customers.ts";
 
 type Logger = { warn(obj: object, msg?: string): void };
@@ -124,27 +124,56 @@ export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; 
     return rows.map(toLedgerEntry);
   }
 
+  const keyedRequestId = (orderId: number, actorId: number, key: string) => `refund-${orderId}-${sha256(`${actorId}:${key}`).slice(0, 32)}`;
+
+  async function keyedRequest(orderId: number, actorId: number, key: string) {
+    const [row] = await db.select().from(paymentRefunds).where(eq(paymentRefunds.requestId, keyedRequestId(orderId, actorId, key)));
+    return row;
+  }
+
   /**
-   * The request a refund is made under: one still waiting for the provider's answer, of the same
-   * payment and amount, is asked again under its id (the answer was lost: the same refund, never a
-   * second); else a new one. Made under the payment's row lock, so two clicks make one request.
+   * The request a refund is made under, and the operator's audit entry for it (written once, when
+   * the request is made: whatever the provider answers, the operator asked). With the call's
+   * Idempotency-Key it is the key's (a retry is the same refund at the provider). Without one, a
+   * request still waiting for the provider's answer, of the same payment and amount, is asked again
+   * under its id (the answer was lost: the same refund, never a second); else a new one. Made under
+   * the payment's row lock, so two clicks make one request.
    */
-  async function requestOf(orderId: number, amount: number, actorId: number) {
+  async function requestOf(actor: Actor, order: typeof paymentOrders.$inferSelect, amount: number, input: { reason: string; requestKey?: string }) {
     return db.transaction(async (tx) => {
-      await tx.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.id, orderId)).for("no key update");
+      await tx.select({ id: paymentOrders.id }).from(paymentOrders).where(eq(paymentOrders.id, order.id)).for("no key update");
+      const keyed = input.requestKey === undefined ? undefined : keyedRequestId(order.id, actor.operator.id, input.requestKey);
       const [open] = await tx
         .select()
         .from(paymentRefunds)
-        .where(and(eq(paymentRefunds.orderId, orderId), eq(paymentRefunds.amount, amount), eq(paymentRefunds.status, "requested"), isNull(paymentRefunds.refundId)))
+        .where(
+          keyed
+            ? eq(paymentRefunds.requestId, keyed)
+            : and(eq(paymentRefunds.orderId, order.id), eq(paymentRefunds.amount, amount), eq(paymentRefunds.status, "requested"), isNull(paymentRefunds.refundId)),
+        )
         .limit(1);
       if (open) return open;
       const now = clock.now();
       const [created] = await tx
         .insert(paymentRefunds)
-        .values({ orderId, amount, actorId, requestId: `refund-${orderId}-${randomToken(12)}`, createdAt: now, updatedAt: now })
+        .values({ orderId: order.id, amount, actorId: actor.operator.id, requestId: keyed ?? `refund-${order.id}-${randomToken(12)}`, createdAt: now, updatedAt: now })
         .returning();
+      await audit.record(tx, {
+        actorId: actor.operator.id,
+        action: "payment.refund",
+        targetType: "payment",
+        targetId: order.id,
+        reason: input.reason,
+        before: { status: order.status, refunded: order.refunded },
+        after: { amount, request_id: created!.requestId, user_id: order.userId },
+        ip: actor.ip,
+      });
       return created!;
     });
+  }
+
+  async function resultOf(paymentId: number, refundId: string, status: "completed" | "pending"): Promise<RefundResult> {
+    return { payment: await paymentById(paymentId), transactions: await rowsOfRefund(`${provider.name}:refund:${refundId}`), refund: { id: refundId, status } };
   }
 
   /** The provider's answer to a request (its event may have given it already: the refund id stays). */
@@ -178,21 +207,24 @@ export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; 
      * once (the provider's event about it finds it booked, and the other way round); a pending one
      * is applied by that event when it completes.
      */
-    async refund(actor: Actor, paymentId: number, input: { amount?: number; reason: string }): Promise<RefundResult> {
+    async refund(actor: Actor, paymentId: number, input: { amount?: number; reason: string; requestKey?: string }): Promise<RefundResult> {
       operators.require(actor.operator, "refund");
       const [order] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, paymentId));
       if (!order) throw new DomainError("not_found", "errors.payment_not_found");
       const [owner] = await db.select({ role: users.role }).from(users).where(eq(users.id, order.userId));
       if (owner?.role) throw new DomainError("forbidden", "errors.admin_target_operator");
+      // A retry under the same Idempotency-Key whose refund is known (its event came first): that refund.
+      const keyed = input.requestKey === undefined ? undefined : await keyedRequest(order.id, actor.operator.id, input.requestKey);
+      if (keyed?.refundId && keyed.status !== "refused") return resultOf(paymentId, keyed.refundId, keyed.status === "pending" ? "pending" : "completed");
       if (!order.captureId || !REFUNDABLE.has(order.status)) throw new DomainError("conflict", "errors.refund_not_refundable");
       if (order.provider !== provider.name) throw new DomainError("conflict", "errors.refund_other_provider");
       const left = order.amount - order.refunded;
       if (left <= 0) throw new DomainError("conflict", "errors.refund_nothing_left");
-      const amount = input.amount ?? left;
+      const amount = keyed?.amount ?? input.amount ?? left;
       if (amount > left) {
         throw new DomainError("validation_failed", "errors.validation_failed", { fields: { amount: "validation.refund_too_much" } });
       }
-      const request = await requestOf(order.id, amount, actor.operator.id);
+      const request = await requestOf(actor, order, amount, input);
       let refund;
       try {
         refund = await provider.refundCapture({
@@ -217,36 +249,12 @@ export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; 
         throw new DomainError("conflict", "errors.refund_refused", { params: { issue: "FAILED" } });
       }
       await settle(request.id, { status: refund.status, refundId: refund.id });
-      const reference = `${provider.name}:refund:${refund.id}`;
-      const refunded = (refund.amount && refund.amount.currency === order.currency ? fromDecimal(refund.amount.value, digits) : undefined) ?? amount;
-      const entry = (payment: typeof order) => ({
-        actorId: actor.operator.id,
-        action: "payment.refund",
-        targetType: "payment" as const,
-        targetId: paymentId,
-        reason: input.reason,
-        before: { status: order.status, refunded: order.refunded },
-        after: { status: payment.status, refunded: payment.refunded, refund_id: refund.id, refund_status: refund.status, amount: refunded, user_id: order.userId },
-        ip: actor.ip,
-      });
-      let audited = false;
       if (refund.status === "completed") {
-        await payments.takeBack(
-          { kind: "refund", captureId: order.captureId, eventId: refund.id, amount: refunded },
-          {
-            beforeCommit: async (tx, changed) => {
-              await audit.record(tx, entry(changed));
-              audited = true;
-            },
-          },
-        );
+        const refunded = (refund.amount && refund.amount.currency === order.currency ? fromDecimal(refund.amount.value, digits) : undefined) ?? amount;
+        // Applied here, or found applied by the provider's event that came first: once either way.
+        await payments.takeBack({ kind: "refund", captureId: order.captureId, eventId: refund.id, amount: refunded });
       }
-      // Applied by the provider's event already (it came first), or pending: the request is audited alone.
-      if (!audited) {
-        const [current] = await db.select().from(paymentOrders).where(eq(paymentOrders.id, paymentId));
-        await audit.record(db, entry(current!));
-      }
-      return { payment: await paymentById(paymentId), transactions: await rowsOfRefund(reference), refund: { id: refund.id, status: refund.status } };
+      return resultOf(paymentId, refund.id, refund.status);
     },
   };
 }

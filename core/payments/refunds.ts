@@ -164,13 +164,9 @@ export function createRefunds(deps: {
      * for since (latest first), and what is still uncovered becomes `owed`; a direct purchase
      * loses its share of days (never time already used); the referrer's reward follows; a reversal
      * also suspends the buyer. Returns false for an unknown capture or an event applied before.
-     * `beforeCommit` runs inside the transaction once the event is applied (an operator's refund
-     * writes its audit entry there, docs/product/back-office.md#refunds).
+     * `requestRef` names the operator's refund request it settles (docs/product/back-office.md#refunds).
      */
-    async takeBack(
-      input: { kind: "refund" | "reversal"; captureId: string; eventId: string; amount: number; orderRef?: string; requestRef?: string },
-      options: { beforeCommit?: (tx: Tx, order: Order) => Promise<void> } = {},
-    ): Promise<boolean> {
+    async takeBack(input: { kind: "refund" | "reversal"; captureId: string; eventId: string; amount: number; orderRef?: string; requestRef?: string }): Promise<boolean> {
       const reference = `${providerName}:${input.kind}:${input.eventId}`;
       const applied = await db.transaction(async (tx) => {
         // NO KEY UPDATE: events of one payment queue here, while ledger rows that name the order
@@ -208,10 +204,6 @@ export function createRefunds(deps: {
         const status = input.kind === "reversal" || order.status === "reversed" ? "reversed" : refundedTotal >= order.amount ? "refunded" : "partially_refunded";
         await tx.update(paymentOrders).set({ status, refunded: refundedTotal, updatedAt: now }).where(eq(paymentOrders.id, order.id));
         if (input.kind === "reversal") await suspensions.suspend(tx, order.userId, "chargeback");
-        if (options.beforeCommit) {
-          const [changed] = await tx.select().from(paymentOrders).where(eq(paymentOrders.id, order.id));
-          await options.beforeCommit(tx, changed!);
-        }
         return true;
       });
       if (applied !== undefined) return applied;

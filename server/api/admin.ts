@@ -147,7 +147,8 @@ export function adminRoutes() {
   api.post("/v2/admin/payments/:id/refund", permit("refund"), idempotent({ omit: ["code"], successesOnly: true }), async (c) => {
     const input = await jsonBody(c, RefundSchema);
     await requireStepUp(c, input.code);
-    return ok(c, refundDto(await services(c).admin.payments.refund(actorOf(c), idParam(c), { amount: input.amount, reason: input.reason })));
+    const result = await services(c).admin.payments.refund(actorOf(c), idParam(c), { amount: input.amount, reason: input.reason, requestKey: c.req.header("idempotency-key") });
+    return ok(c, refundDto(result));
   });
 
   // ---- compensation ----
