@@ -19,7 +19,6 @@ import {
   topUp,
   useCommerceShop,
   type Reply,
-  type User,
 } from "./commerce-kit.ts";
 import { auditEntries, enableTwoFa, makeOperator, payByPayPal, signInWithCode, type Operator } from "./admin-kit.ts";
 
