@@ -1,6 +1,6 @@
 // Who may call the back office (docs/product/back-office.md#roles, issue 10 points 1 and 7): every
 // call of `/v2/admin` answers guests 401, buyers 403 and operators without two-factor codes 403;
-// `support` is refused what decisions §7 keeps from it; a write without a reason, and a money move
+// `support` is refused what docs/product/back-office.md#roles keeps from it; a write without a reason, and a money move
 // without a step-up code, are refused; every write is one audit entry; no operator acts on an
 // operator's account; roles come from the command line's use case and OWNER_EMAILS, and an operator
 // session lasts 12 hours. The audit log cannot be changed, by the web or by SQL.
@@ -31,7 +31,7 @@ beforeAll(async () => {
 
 type Call = { method: "GET" | "POST"; path: () => string; body?: () => Record<string, unknown>; headers?: () => Record<string, string> };
 
-/** Every call of decisions §7 this issue builds, with a body that is valid for an owner. */
+/** Every call of docs/product/back-office.md#calls, with a body that is valid for an owner. */
 const CALLS: Record<string, Call> = {
   me: { method: "GET", path: () => "/v2/admin/me" },
   stepUp: { method: "POST", path: () => "/v2/admin/step-up", body: () => ({ code: "123456" }) },

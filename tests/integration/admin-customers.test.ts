@@ -1,5 +1,5 @@
 // Customers in the back office (docs/product/back-office.md#customers, issue 10 point 3): search by
-// every key decisions §7 names, the detail an operator works from, and each action — grant or remove
+// every key docs/product/back-office.md#customers names, the detail an operator works from, and each action — grant or remove
 // days, adjust the balance, suspend and lift, reset two-factor codes, end sessions, resend a mail —
 // with what it does to the buyer's account as the buyer sees it.
 import { eq } from "drizzle-orm";
