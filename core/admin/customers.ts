@@ -276,6 +276,7 @@ export function createCustomers(deps: {
      * used. `support` moves at most 30 days per action. The buyer is told of days added.
      */
     async grant(actor: Actor, userId: number, input: { cheatId: number; days: number; reason: string }): Promise<CustomerSubscription[]> {
+      operators.require(actor.operator, "grant_days");
       if (actor.operator.role !== "owner" && Math.abs(input.days) > SUPPORT_MAX_DAYS) {
         throw new DomainError("forbidden", "errors.admin_support_days_limit", { params: { max: SUPPORT_MAX_DAYS } });
       }

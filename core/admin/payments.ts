@@ -160,7 +160,7 @@ export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; 
         .returning();
       await audit.record(tx, {
         actorId: actor.operator.id,
-        action: "payment.refund",
+        action: "refund.request",
         targetType: "payment",
         targetId: order.id,
         reason: input.reason,

@@ -234,7 +234,7 @@ describe("reasons, step-up codes and the audit", () => {
       ["unsuspend", "user.unsuspend", {}],
       ["endSessions", "user.end_sessions", {}],
       ["resendMail", "user.resend_mail", { mail_id: mailId }],
-      ["refund", "payment.refund", {}],
+      ["refund", "refund.request", {}],
       ["compensation", "compensation.run", {}],
     ];
     for (const [name, action, extra] of writes) {
@@ -265,8 +265,8 @@ describe("reasons, step-up codes and the audit", () => {
     expect(page.body.entries[0]).toMatchObject({ actor_id: owner.id, target_type: "user", target_id: String(buyer.id), action: "user.reset_2fa", reason: "lost phone" });
     const next = await shop.call("GET", `/v2/admin/audit?actor=${owner.id}&target=user:${buyer.id}&limit=2&cursor=${page.body.next_cursor}`, { token: support.token });
     expect(next.body.entries[0].id).toBeLessThan(page.body.entries[1].id);
-    const refunds = await shop.call("GET", "/v2/admin/audit?action=payment.refund", { token: owner.token });
-    expect(refunds.body.entries.map((e: { action: string }) => e.action)).toEqual(["payment.refund"]);
+    const refunds = await shop.call("GET", "/v2/admin/audit?action=refund.request", { token: owner.token });
+    expect(refunds.body.entries.map((e: { action: string }) => e.action)).toEqual(["refund.request"]);
     expect((await shop.call("GET", "/v2/admin/audit?target=user:1;drop", { token: owner.token })).status).toBe(400);
   });
 

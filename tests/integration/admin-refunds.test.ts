@@ -111,7 +111,7 @@ describe("a refund through PayPal's refund API", () => {
     expect(again.status).toBe(409);
     expect(again.body.message).toBe("Only a completed payment that has not been fully refunded or charged back can be refunded.");
     expect(refundCalls()).toHaveLength(calls + 2);
-    const audited = await auditEntries(shop, "payment.refund", 2);
+    const audited = await auditEntries(shop, "refund.request", 2);
     expect(audited.map((e) => [e.actorId, e.targetId, e.reason, e.before, e.after])).toMatchObject([
       [owner.id, String(paymentId), "buyer asked", { status: "partially_refunded", refunded: 2000 }, { amount: 3000, user_id: buyer.id }],
       [owner.id, String(paymentId), "buyer asked", { status: "completed", refunded: 0 }, { amount: 2000, user_id: buyer.id }],
@@ -251,13 +251,13 @@ describe("when PayPal fails or refuses", () => {
     await steppedUp();
     const buyer = await register(shop);
     const { paymentId } = await payByPayPal(shop, buyer, { amount: 2000 });
-    const audited = (await auditEntries(shop, "payment.refund", 100)).length;
+    const audited = (await auditEntries(shop, "refund.request", 100)).length;
     shop.paypal.refuseNextRefund("REFUND_TIME_LIMIT_EXCEEDED");
     const refused = await refund(paymentId);
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe("The payment provider refused the refund (REFUND_TIME_LIMIT_EXCEEDED).");
     expect(await balanceOf(shop, buyer.id)).toBe(2000);
-    expect((await auditEntries(shop, "payment.refund", 100)).length).toBe(audited + 1);
+    expect((await auditEntries(shop, "refund.request", 100)).length).toBe(audited + 1);
     const [request] = await shop.services.db.select().from(paymentRefunds).where(eq(paymentRefunds.orderId, paymentId));
     expect(request!.status).toBe("refused");
   });
