@@ -7,6 +7,7 @@ import type { IdempotencyRecorder } from "./middleware/idempotency.ts";
 
 import type { AuthSession, SessionUser } from "../core/sessions/index.ts";
 import type { DomainError } from "../core/shared/errors.ts";
+import type { Operator } from "../core/operators/index.ts";
 
 /** The session of the request, when its token is live. */
 export type Auth = { session: AuthSession; user: SessionUser; token: string } | null;
@@ -49,5 +50,7 @@ export type HonoEnv = {
     services: Services;
     /** Set by the Idempotency-Key middleware: stores the answer inside the effect's transaction. */
     idempotency?: IdempotencyRecorder;
+    /** Set by the operator guard on back-office calls (server/middleware/operator.ts). */
+    operator?: Operator;
   };
 };

@@ -1,6 +1,6 @@
 // Background work of the server process: freezes that reached FREEZE_MAX_DAYS end, subscriptions
 // about to expire are announced (notification and mail), referral rewards whose hold is over are
-// credited, and what is no longer kept goes (ended
+// credited, compensation mails left unsent are sent, and what is no longer kept goes (ended
 // sessions, spent codes, ended rate-limit windows, old idempotency keys, sent mail bodies). Several
 // processes may run it at once: the claims use SKIP LOCKED, so each row is handled once, and the
 // purges are idempotent.
@@ -8,7 +8,7 @@ import type { PurgeResult } from "../core/retention/index.ts";
 import type { Locale } from "../i18n/locales.ts";
 import type { Services } from "./services.ts";
 
-export async function runJobsOnce(services: Services): Promise<{ unfrozen: number; notified: number; released: number; receipted: number; purged: PurgeResult }> {
+export async function runJobsOnce(services: Services): Promise<{ unfrozen: number; notified: number; released: number; receipted: number; compensationMails: number; purged: PurgeResult }> {
   const { subscriptions, notifications, mailer, catalog, retention, referrals } = services;
   const unfrozen = await subscriptions.endLongFreezes();
   for (const { userId, cheatId } of unfrozen) {
@@ -26,8 +26,10 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
   const released = await referrals.releaseDue();
   // Receipts whose mail did not go after their payment (a crash, a mail server down): docs/product/money.md#receipts.
   const receipted = await services.receipts.deliverPending();
+  // Mails of compensations a stopped process did not send (docs/product/back-office.md#compensation).
+  const compensationMails = await services.admin.compensations.sendMails();
   const purged = await retention.purge();
-  return { unfrozen: unfrozen.length, notified: expiring.length, released, receipted, purged };
+  return { unfrozen: unfrozen.length, notified: expiring.length, released, receipted, compensationMails, purged };
 }
 
 /** Runs the jobs every JOBS_INTERVAL_SECONDS (0: never); returns a stop function. */

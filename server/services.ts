@@ -9,6 +9,8 @@ import type { Clock } from "../core/shared/clock.ts";
 import { createMailer } from "../core/mail/index.ts";
 import { createNotifications } from "../core/notifications/index.ts";
 import { createSessions } from "../core/sessions/index.ts";
+import { createAudit } from "../core/audit/index.ts";
+import { createOperators } from "../core/operators/index.ts";
 import { createRateLimiter, failoverCounter, postgresCounter, redisCounter, type RedisLike } from "../core/ratelimit/index.ts";
 import { createAccounts, createRecaptcha } from "../core/accounts/index.ts";
 import { createBackground } from "../core/shared/background.ts";
@@ -24,6 +26,7 @@ import { createRetention } from "../core/retention/index.ts";
 import { createRouteRules } from "../core/route-rules/index.ts";
 import { createReceipts } from "../core/receipts/index.ts";
 import { createPrivacy } from "../core/privacy/index.ts";
+import { createAdmin } from "../core/admin/index.ts";
 import { minorDigits } from "../core/shared/money.ts";
 import type { Settings } from "./settings.ts";
 
@@ -51,7 +54,9 @@ export function createServices(deps: {
   const background = createBackground((err) => logger.error({ err }, "background task failed"));
   const catalog = createCatalog({ db });
   const content = createContent({ db });
-  const sessions = createSessions({ db, clock });
+  const audit = createAudit({ db, clock });
+  const operators = createOperators({ db, clock, audit, ownerEmails: settings.OWNER_EMAILS });
+  const sessions = createSessions({ db, clock, operators });
   // With Redis, its counters; while it fails, PostgreSQL's (docs/decisions/0006-redis-down.md).
   const counter = deps.redis
     ? failoverCounter(redisCounter(deps.redis), postgresCounter(db, clock), {
@@ -152,6 +157,24 @@ export function createServices(deps: {
   const retention = createRetention({ db, clock });
   const routeRules = createRouteRules({ db, publicUrl: settings.PUBLIC_URL });
   const privacy = createPrivacy({ db, clock, currency, subscriptions, notifications });
+  const admin = createAdmin({
+    db,
+    clock,
+    audit,
+    operators,
+    accounts,
+    catalog,
+    ledger,
+    subscriptions,
+    suspensions,
+    sessions,
+    notifications,
+    mailer,
+    payments,
+    currency,
+    logger,
+    compensationBatch: settings.COMPENSATION_BATCH,
+  });
   /** The background jobs' heartbeat, for /readyz (set by startJobs). */
   const jobs: JobsState = { state: settings.JOBS_INTERVAL_SECONDS === 0 ? "off" : "stopped" };
   return {
@@ -161,6 +184,8 @@ export function createServices(deps: {
     background,
     catalog,
     content,
+    audit,
+    operators,
     sessions,
     limiter,
     notifications,
@@ -181,6 +206,7 @@ export function createServices(deps: {
     retention,
     routeRules,
     privacy,
+    admin,
     jobs,
   };
 }

@@ -149,6 +149,18 @@ export const SettingsSchema = z
       }),
     /** A Discord server of support: its https invite link. */
     SUPPORT_DISCORD: optionalString.refine((v) => v === undefined || /^https:\/\/[^\s"'<>]+$/.test(v), "must be an https:// link"),
+    /**
+     * Comma-separated addresses whose registered users are back-office owners, checked at every
+     * sign-in (docs/product/back-office.md#roles): the first owner, without the command line.
+     */
+    OWNER_EMAILS: z
+      .string()
+      .trim()
+      .default("")
+      .transform((v) => v.split(",").map((e) => e.trim()).filter(Boolean))
+      .refine((list) => list.every((e) => /^[^\s@]+@[^\s@]+$/.test(e)), "must be comma-separated e-mail addresses"),
+    /** Passes a bulk compensation extends per transaction (docs/product/back-office.md#compensation). */
+    COMPENSATION_BATCH: z.coerce.number().int().min(1).max(10_000).default(1000),
     FREEZE_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     FREEZE_COOLDOWN_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
     TOPUP_MIN: z.coerce.number().int().min(1).default(100),

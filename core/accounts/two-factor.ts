@@ -44,6 +44,21 @@ export async function spendSecondFactor({ db, clock }: { db: Db; clock: Clock },
 export function createTwoFactor(deps: AccountsDeps, attempts: Attempts) {
   const { db, clock } = deps;
   return {
+    /**
+     * A second factor for an action of a signed-in user (an operator's step-up,
+     * docs/product/back-office.md#step-up): counted like the code step of a sign-in, so a step-up
+     * buys no more guesses than signing in does. Throws two_fa_required without 2FA and
+     * invalid_code for a wrong or used code.
+     */
+    async verifySecondFactor(userId: number, code: string, meta: Pick<RequestMeta, "ip">): Promise<void> {
+      const user = await getUser(db, userId);
+      if (!user.twoFaEnabled) throw new DomainError("two_fa_required", "errors.admin_two_fa_required");
+      const keys = attemptKeys(meta.ip, user, "");
+      await attempts.reserve(keys);
+      if (!(await spendSecondFactor(deps, user, code))) throw new DomainError("invalid_code", "errors.invalid_two_fa_code");
+      await attempts.succeeded(keys, true);
+    },
+
     async enableTwoFa(userId: number): Promise<TwoFaSetup> {
       const user = await getUser(db, userId);
       if (user.twoFaEnabled) throw new DomainError("conflict", "errors.two_fa_already_on");

@@ -47,6 +47,16 @@ export type Transaction = {
   products: SoldProduct[];
 };
 
+/**
+ * A ledger row as operators see it (docs/product/back-office.md#customers): the transaction, the
+ * running balance after it, what it did to `owed`, its reference and the payment and row it belongs to.
+ */
+export type LedgerEntry = Transaction & { balanceAfter: number; owedChange: number; reference: string | null; orderId: number | null; relatedId: number | null };
+
+export function toLedgerEntry(row: typeof transactions.$inferSelect): LedgerEntry {
+  return { ...toTransaction(row), balanceAfter: row.balanceAfter, owedChange: row.owedChange, reference: row.reference, orderId: row.orderId, relatedId: row.relatedId };
+}
+
 export function toTransaction(row: typeof transactions.$inferSelect): Transaction {
   return {
     id: row.id,
@@ -162,6 +172,12 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
         .limit(page.limit)
         .offset(page.before !== undefined ? 0 : (page.skip ?? 0));
       return rows.map(toTransaction);
+    },
+
+    /** The user's latest `limit` rows with their running balance, newest first (the back office's ledger). */
+    async entries(userId: number, limit: number): Promise<LedgerEntry[]> {
+      const rows = await db.select().from(transactions).where(eq(transactions.userId, userId)).orderBy(desc(transactions.id)).limit(limit);
+      return rows.map(toLedgerEntry);
     },
 
     async balanceOf(userId: number): Promise<number> {

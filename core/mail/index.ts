@@ -5,12 +5,13 @@ import type { Db } from "../../db/client.ts";
 import type { Catalogs } from "../../i18n/catalogs.ts";
 import { systemClock, type Clock } from "../shared/clock.ts";
 import { insertOutbox, listOutbox, markOutbox } from "./mail.store.ts";
-import { renderMail, type MailMessage, type RenderedMail } from "./templates.ts";
+import { renderMail, RESENDABLE_TEMPLATES, type MailMessage, type RenderedMail } from "./templates.ts";
 import { createSmtpTransport } from "./transport.ts";
 
-export { listOutbox, purgeOutboxBodies, type OutboxEntry, type OutboxStatus } from "./mail.store.ts";
+export { listOutbox, listOutboxTo, outboxById, purgeOutboxBodies, resendableMessage, type OutboxEntry, type OutboxStatus } from "./mail.store.ts";
 export {
   MAIL_TEMPLATE_IDS,
+  RESENDABLE_TEMPLATES,
   escapeHtml,
   paymentMethodName,
   receiptLines,
@@ -63,21 +64,23 @@ export function createMailer(deps: MailerDeps) {
   }
 
   /**
-   * Renders and delivers one mail. Resolves once the SMTP server accepted it (or, without SMTP,
-   * once it is in the outbox); rejects with an Error when sending failed, after recording 'failed'.
+   * Renders and delivers one mail. Resolves with its outbox id once the SMTP server accepted it
+   * (or, without SMTP, once it is in the outbox); rejects with an Error when sending failed, after
+   * recording 'failed'.
    */
-  async function send(message: MailMessage): Promise<void> {
+  async function send(message: MailMessage): Promise<number> {
     const to = message.to.trim();
     if (!to || /[\r\n]/.test(to)) throw new Error(`mail: invalid recipient ${JSON.stringify(message.to)}`);
     const mail = render(message);
     // Made at the mailer's clock, which the retention of mail bodies counts from.
-    const entry = { to, locale: message.locale, ...mail, createdAt: clock.now() };
+    const params = RESENDABLE_TEMPLATES.has(message.template) ? ((message.params ?? {}) as Record<string, unknown>) : null;
+    const entry = { to, locale: message.locale, ...mail, template: message.template, params, createdAt: clock.now() };
 
     if (!transport) {
       const id = await insertOutbox(db, { ...entry, status: "logged" });
       const shown = keepBodies ? { subject: mail.subject, text: mail.text } : {};
       logger.info({ mail: { id, to, template: message.template, ...shown } }, "mail not sent (SMTP_URL is unset); kept in the outbox");
-      return;
+      return id;
     }
 
     const id = await insertOutbox(db, { ...entry, status: "queued" });
@@ -93,6 +96,7 @@ export function createMailer(deps: MailerDeps) {
     }
     await markOutbox(db, id, { status: "sent", sentAt: clock.now() }, !keepBodies);
     logger.info({ mail: { id, to, template: message.template } }, "mail sent");
+    return id;
   }
 
   return {

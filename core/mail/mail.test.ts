@@ -247,6 +247,7 @@ describe("templates", () => {
     welcome: { link: `${PUBLIC_URL}/auth/verify-email?token=ghi` },
     email_verify: { link: `${PUBLIC_URL}/auth/verify-email?token=jkl` },
     account_deleted: {},
+    days_granted: { game: "Minecraft", days: 3 },
   };
   const mailer = createMailer({ db: undefined as never, from: FROM, logger: { info() {}, error() {} }, publicUrl: `${PUBLIC_URL}/`, catalogs });
 

@@ -46,6 +46,8 @@ export type MailTemplates = {
   email_verify: { link: string };
   /** To the old address of a deleted account (docs/product/accounts.md#deleting-an-account). */
   account_deleted: NoParams;
+  /** Days an operator added to a pass (a bulk compensation, docs/product/back-office.md#compensation). */
+  days_granted: { game: string; days: number };
 };
 
 /** What a receipt sold: a top-up, or days of games bought (or given) at their prices. */
@@ -79,7 +81,25 @@ export const MAIL_TEMPLATE_IDS = [
   "welcome",
   "email_verify",
   "account_deleted",
+  "days_granted",
 ] as const satisfies readonly MailTemplateId[];
+
+/**
+ * Templates whose parameters carry no secret (no code that signs in or resets, no one-time link):
+ * their parameters are kept with the outbox row, and an operator may send them again
+ * (docs/product/back-office.md#customers). The others are never kept and never resent: the buyer
+ * asks for a new code or link.
+ */
+export const RESENDABLE_TEMPLATES: ReadonlySet<MailTemplateId> = new Set([
+  "password_changed",
+  "two_fa_enabled",
+  "two_fa_disabled",
+  "gift_received",
+  "gift_code",
+  "subscription_expiring",
+  "receipt",
+  "days_granted",
+]);
 
 /** One e-mail to send: who, in which language, which template with which parameters. */
 export type MailMessage = {
@@ -256,6 +276,15 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
         { kind: "link", button: "mail.receipt.button", href: profileLink(ctx) },
       ];
     },
+  },
+  days_granted: {
+    subject: "mail.days_granted.subject",
+    subjectValues: (p) => ({ game: p.game }),
+    blocks: (p, ctx): Block[] => [
+      { kind: "p", key: "mail.days_granted.intro", values: { game: p.game, days: p.days } },
+      { kind: "p", key: "mail.days_granted.frozen" },
+      { kind: "link", button: "mail.common.profileButton", href: profileLink(ctx) },
+    ],
   },
 };
 

@@ -17,7 +17,8 @@ export type NotificationType =
   | "referral_reversed"
   | "subscription_expiring"
   | "freeze_ended"
-  | "payment_completed";
+  | "payment_completed"
+  | "days_granted";
 
 /** A notification as its reader sees it: title and content in the reader's language. */
 export type Notification = {
@@ -42,6 +43,7 @@ const TYPES: Record<NotificationType, true> = {
   subscription_expiring: true,
   freeze_ended: true,
   payment_completed: true,
+  days_granted: true,
 };
 
 function isNotificationType(type: string): type is NotificationType {

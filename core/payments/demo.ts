@@ -44,6 +44,10 @@ export function createDemoProvider({ db, publicUrl, digits }: { db: Db; publicUr
       if (!order) throw new ProviderError("demo order not found", 404, "RESOURCE_NOT_FOUND");
       return captureOf(order, order.status !== "created" && order.status !== "approved");
     },
+    async refundCapture(input) {
+      // Nothing leaves the machine: the money "goes back" at once, one refund per request id.
+      return { id: `DEMOREF-${sha256(input.requestId).slice(0, 17).toUpperCase()}`, status: "completed", amount: input.amount };
+    },
     async parseWebhook(_headers, rawBody) {
       // The demo provider sends no webhooks: whatever is posted there is nobody's event.
       try {

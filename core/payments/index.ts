@@ -332,7 +332,7 @@ export function createPayments(deps: {
           const minor = fromDecimal(action.amount.value, digits);
           if (minor === undefined || action.amount.currency !== currency) return false;
           const kind = action.kind === "reversed" ? "reversal" : "refund";
-          return refunds.takeBack({ kind, captureId: action.captureId, eventId: action.eventId, amount: minor, orderRef: action.orderRef });
+          return refunds.takeBack({ kind, captureId: action.captureId, eventId: action.eventId, amount: minor, orderRef: action.orderRef, requestRef: action.requestRef });
         }
         case "disputed":
           return this.flagDispute(action.captureIds, action.disputeId);

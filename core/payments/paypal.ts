@@ -71,6 +71,9 @@ const PayPalOrder = z.object({
 });
 type PayPalOrder = z.infer<typeof PayPalOrder>;
 
+/** The answer of POST /v2/payments/captures/{id}/refund. */
+const PayPalRefund = z.object({ id: z.string().min(1).max(64), status: z.string(), amount: lenient(PayPalAmount) });
+
 /** Any event: its type and resource; what a resource holds depends on the type. */
 const PayPalEvent = z.object({ event_type: z.string(), resource: z.record(z.string(), z.unknown()) });
 
@@ -88,6 +91,7 @@ const RefundResource = z.object({
   id: lenient(z.string().min(1)),
   amount: lenient(PayPalAmount),
   custom_id: lenient(z.string()),
+  invoice_id: lenient(z.string().max(127)),
   links: lenient(z.array(z.object({ rel: lenient(z.string()), href: lenient(z.string()) }))),
 });
 
@@ -129,6 +133,7 @@ export function paypalWebhookAction(event: unknown): WebhookAction {
       eventId: refund.id,
       amount: amountOf(refund.amount),
       orderRef: refund.custom_id,
+      requestRef: refund.invoice_id,
     };
   }
   if (type === "CUSTOMER.DISPUTE.CREATED") {
@@ -342,6 +347,21 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
     },
     async getOrder(orderId) {
       return captureOf(await api(PayPalOrder, "GET", `/v2/checkout/orders/${encodeURIComponent(orderId)}`));
+    },
+    async refundCapture(input) {
+      const refund = await api(
+        PayPalRefund,
+        "POST",
+        `/v2/payments/captures/${encodeURIComponent(input.captureId)}/refund`,
+        {
+          amount: { value: input.amount.value, currency_code: input.amount.currency },
+          ...(input.reference ? { invoice_id: input.reference.slice(0, 127) } : {}),
+          ...(input.note ? { note_to_payer: input.note.slice(0, 255) } : {}),
+        },
+        input.requestId,
+      );
+      const status = refund.status === "COMPLETED" ? "completed" : refund.status === "PENDING" ? "pending" : "failed";
+      return { id: refund.id, status, amount: refund.amount && amountOf(refund.amount) };
     },
     async parseWebhook(headers, rawBody) {
       // Not JSON at all is refused before anything else: no certificate is fetched for it.

@@ -30,8 +30,11 @@ export type ProviderCapture = {
 export type WebhookAction =
   /** A payment completed at the provider: book it once, as the capture call would. */
   | { kind: "captured"; capture: ProviderCapture }
-  /** Money given back (a refund) or taken back by the buyer's bank (a chargeback) for a capture. */
-  | { kind: "refunded" | "reversed"; captureId: string; eventId: string; amount: ProviderAmount; orderRef?: string }
+  /**
+   * Money given back (a refund) or taken back by the buyer's bank (a chargeback) for a capture.
+   * `requestRef` is the shop's own reference of a refund it asked for (RefundInput.reference).
+   */
+  | { kind: "refunded" | "reversed"; captureId: string; eventId: string; amount: ProviderAmount; orderRef?: string; requestRef?: string }
   /** The buyer opened a dispute about these captures: flagged for operators, no money moves. */
   | { kind: "disputed"; disputeId: string; captureIds: string[] }
   /** The provider gave an order up unpaid (BTCPay's expired invoice): it fails, never to be booked. */
@@ -40,6 +43,25 @@ export type WebhookAction =
   | { kind: "partial"; orderId: string; amount?: ProviderAmount }
   /** Nothing for the shop to do (an event it does not use, or one about nothing it knows). */
   | { kind: "ignored"; reason: string };
+
+/** A refund the shop asked the provider for (an operator's, docs/product/back-office.md#refunds). */
+export type RefundInput = {
+  captureId: string;
+  amount: ProviderAmount;
+  /** The same id is the same refund at the provider, however often it is sent. */
+  requestId: string;
+  /** Shown to the buyer by the provider. */
+  note?: string;
+  /** The shop's reference of the request, which the provider's refund event carries back (PayPal's invoice_id). */
+  reference?: string;
+};
+
+/**
+ * The provider's answer to a refund: its id (the one its refund event names, so the two apply
+ * once) and whether the money went back already (`completed`) or will (`pending`: its event
+ * applies it then); `failed` moved nothing.
+ */
+export type ProviderRefund = { id: string; status: "completed" | "pending" | "failed"; amount?: ProviderAmount };
 
 export type CreateOrderInput = {
   requestId: string;
@@ -57,6 +79,8 @@ export type PaymentProvider = {
   /** Captures an approved order; an order captured before answers with that capture. */
   captureOrder(orderId: string, requestId: string): Promise<ProviderCapture>;
   getOrder(orderId: string): Promise<ProviderCapture>;
+  /** Gives (part of) a capture back to the buyer; throws ProviderError with the provider's issue when refused. */
+  refundCapture(input: RefundInput): Promise<ProviderRefund>;
   /**
    * A webhook's raw body and headers → the action it asks for. The provider checks its own
    * signature (without a call per event) and reads its own event format; throws WebhookRefused

@@ -7,7 +7,7 @@
 // gift codes, subscriptions.
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { gifts, paymentOrders, transactions, users } from "../../db/schema/index.ts";
+import { gifts, paymentOrders, paymentRefunds, transactions, users } from "../../db/schema/index.ts";
 import { fromSnapshot, soldProduct, type Catalog, type SoldProduct } from "../catalog/index.ts";
 import type { Ledger } from "../ledger/index.ts";
 import type { Referrals } from "../referrals/index.ts";
@@ -164,8 +164,9 @@ export function createRefunds(deps: {
      * for since (latest first), and what is still uncovered becomes `owed`; a direct purchase
      * loses its share of days (never time already used); the referrer's reward follows; a reversal
      * also suspends the buyer. Returns false for an unknown capture or an event applied before.
+     * `requestRef` names the operator's refund request it settles (docs/product/back-office.md#refunds).
      */
-    async takeBack(input: { kind: "refund" | "reversal"; captureId: string; eventId: string; amount: number; orderRef?: string }): Promise<boolean> {
+    async takeBack(input: { kind: "refund" | "reversal"; captureId: string; eventId: string; amount: number; orderRef?: string; requestRef?: string }): Promise<boolean> {
       const reference = `${providerName}:${input.kind}:${input.eventId}`;
       const applied = await db.transaction(async (tx) => {
         // NO KEY UPDATE: events of one payment queue here, while ledger rows that name the order
@@ -176,6 +177,14 @@ export function createRefunds(deps: {
           .where(and(eq(paymentOrders.captureId, input.captureId), eq(paymentOrders.provider, providerName)))
           .for("no key update");
         if (!order) return undefined;
+        // A refund an operator asked for: its request now has its outcome, whichever of the
+        // provider's answer and its event came first (docs/product/back-office.md#refunds).
+        if (input.kind === "refund" && input.requestRef) {
+          await tx
+            .update(paymentRefunds)
+            .set({ refundId: input.eventId, status: "completed", updatedAt: clock.now() })
+            .where(and(eq(paymentRefunds.requestId, input.requestRef), eq(paymentRefunds.orderId, order.id), isNull(paymentRefunds.refundId)));
+        }
         if (await ledger.hasReference(tx, reference)) return false;
         const now = clock.now();
         const amount = Math.max(0, Math.min(input.amount, order.amount - order.refunded));

@@ -1,8 +1,11 @@
 // Sessions: opaque random tokens, stored only as a hash, revocable, 14 days (docs/product/accounts.md#sessions). A "pre2fa"
 // session is what a password sign-in of a 2FA user gets: good for confirmTwoFa alone, 10 minutes.
+// An operator's full session lasts 12 hours (docs/product/back-office.md#roles); every full session
+// is a sign-in, where OWNER_EMAILS is applied (core/operators).
 import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { sessions, users } from "../../db/schema/index.ts";
+import { OPERATOR_SESSION_SECONDS, type Operators } from "../operators/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { randomToken, sha256 } from "../shared/tokens.ts";
 
@@ -10,12 +13,19 @@ export const SESSION_SECONDS = 336 * 3600;
 export const PRE_2FA_SECONDS = 10 * 60;
 
 export type SessionKind = "full" | "pre2fa";
-export type AuthSession = { id: number; userId: number; kind: SessionKind; expiresAt: Date };
+export type AuthSession = {
+  id: number;
+  userId: number;
+  kind: SessionKind;
+  expiresAt: Date;
+  /** An operator's step-up window (docs/product/back-office.md#step-up); null when none was opened. */
+  stepUpUntil: Date | null;
+};
 export type SessionUser = typeof users.$inferSelect;
 
 export type Sessions = ReturnType<typeof createSessions>;
 
-export function createSessions({ db, clock }: { db: Db; clock: Clock }) {
+export function createSessions({ db, clock, operators }: { db: Db; clock: Clock; operators: Pick<Operators, "atSignIn"> }) {
   return {
     async create(
       userId: number,
@@ -24,8 +34,10 @@ export function createSessions({ db, clock }: { db: Db; clock: Clock }) {
       tx: Db | Tx = db,
     ): Promise<{ token: string; session: AuthSession }> {
       const token = randomToken();
+      const role = kind === "full" ? await operators.atSignIn(tx, userId) : null;
       const now = clock.now();
-      const expiresAt = new Date(now.getTime() + (kind === "full" ? SESSION_SECONDS : PRE_2FA_SECONDS) * 1000);
+      const seconds = kind === "pre2fa" ? PRE_2FA_SECONDS : role ? OPERATOR_SESSION_SECONDS : SESSION_SECONDS;
+      const expiresAt = new Date(now.getTime() + seconds * 1000);
       const [row] = await tx
         .insert(sessions)
         .values({
@@ -39,7 +51,7 @@ export function createSessions({ db, clock }: { db: Db; clock: Clock }) {
           userAgent: meta.userAgent?.slice(0, 300),
         })
         .returning({ id: sessions.id });
-      return { token, session: { id: row!.id, userId, kind, expiresAt } };
+      return { token, session: { id: row!.id, userId, kind, expiresAt, stepUpUntil: null } };
     },
 
     /**
@@ -56,8 +68,8 @@ export function createSessions({ db, clock }: { db: Db; clock: Clock }) {
         .limit(1);
       const row = rows[0];
       if (!row) return null;
-      const { id, userId, kind, expiresAt } = row.session;
-      return { session: { id, userId, kind: kind as SessionKind, expiresAt }, user: row.user };
+      const { id, userId, kind, expiresAt, stepUpUntil } = row.session;
+      return { session: { id, userId, kind: kind as SessionKind, expiresAt, stepUpUntil }, user: row.user };
     },
 
     async revoke(sessionId: number, tx: Db | Tx = db): Promise<void> {

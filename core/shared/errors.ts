@@ -33,7 +33,8 @@ export type ErrorCode =
   | "payment_mismatch"
   | "account_suspended"
   | "email_unverified"
-  | "deletion_refused";
+  | "deletion_refused"
+  | "step_up_required";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400,
@@ -65,6 +66,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   account_suspended: 403,
   email_unverified: 403,
   deletion_refused: 409,
+  step_up_required: 403,
 };
 
 export class DomainError extends Error {

@@ -17,6 +17,9 @@ import {
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
+export const OPERATOR_ROLES = ["owner", "support"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
 const lower = (column: AnyColumn) => sql`lower(${column})`;
 
 export const users = pgTable(
@@ -62,6 +65,11 @@ export const users = pgTable(
     emailVerified: boolean("email_verified").notNull().default(false),
     /** Set when the owner deleted the account: it is anonymised, its ledger kept (docs/product/accounts.md#deleting-an-account). */
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    /**
+     * The back-office role (docs/product/back-office.md#roles): `owner`, `support`, or null for a
+     * buyer. Given and taken on the command line (`npm run operator`) or by OWNER_EMAILS, never on the web.
+     */
+    role: text("role").$type<OperatorRole>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -72,6 +80,7 @@ export const users = pgTable(
     check("users_owed_non_negative", sql`${t.owed} >= 0`),
     check("users_suspension_reason", sql`(${t.suspendedAt} is null) = (${t.suspendedReason} is null)`),
     check("users_not_own_referrer", sql`${t.referrerId} is null or ${t.referrerId} <> ${t.id}`),
+    check("users_role", sql`${t.role} is null or ${t.role} in ('owner', 'support')`),
     check("users_email_length", sql`char_length(${t.email}) between 3 and 254`),
     index("users_referrer").on(t.referrerId),
   ],
@@ -94,6 +103,8 @@ export const sessions = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     ip: text("ip"),
     userAgent: text("user_agent"),
+    /** An operator's step-up window (docs/product/back-office.md#step-up): money may move until then. */
+    stepUpUntil: timestamp("step_up_until", { withTimezone: true }),
   },
   (t) => [check("sessions_kind", sql`${t.kind} in ('full', 'pre2fa')`), index("sessions_user").on(t.userId)],
 );

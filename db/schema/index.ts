@@ -6,3 +6,4 @@ export * from "./messaging.ts";
 export * from "./receipts.ts";
 export * from "./routing.ts";
 export * from "./content.ts";
+export * from "./admin.ts";

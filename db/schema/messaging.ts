@@ -31,12 +31,19 @@ export const mailOutbox = pgTable(
     text: text("text").notNull(),
     html: text("html").notNull(),
     locale: text("locale").notNull(),
+    /** The template the mail was made from (e.g. "gift_code"); null for mails older than the column. */
+    template: text("template"),
+    /**
+     * Its parameters, kept only for templates that carry no secret (docs/product/back-office.md#customers):
+     * what an operator's "resend" renders again. Null for a reset code, a confirmation link and the like.
+     */
+    params: jsonb("params").$type<Record<string, unknown>>(),
     status: text("status").notNull().default("queued"),
     error: text("error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },
-  (t) => [check("mail_outbox_status", sql`${t.status} in ('queued', 'sent', 'failed', 'logged')`)],
+  (t) => [check("mail_outbox_status", sql`${t.status} in ('queued', 'sent', 'failed', 'logged')`), index("mail_outbox_to").on(sql`lower(${t.to})`, t.id.desc())],
 );
 
 export const rateLimits = pgTable("rate_limits", {

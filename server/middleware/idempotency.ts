@@ -45,16 +45,51 @@ export function idempotencyRecorder<T>(c: Context<HonoEnv>, toBody: (result: T) 
   return record && ((tx, result) => record(tx, { status: true, ...toBody(result) }));
 }
 
-export function idempotent(): MiddlewareHandler<HonoEnv> {
+/**
+ * The body as the request's fingerprint sees it: the raw text, or, with fields to leave out (a
+ * step-up code, which differs between a call and its replay, docs/product/back-office.md#step-up),
+ * the JSON object without them.
+ */
+function fingerprintBody(text: string, omit: readonly string[]): string {
+  if (omit.length === 0) return text;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return text;
+  const kept = Object.fromEntries(Object.entries(value).filter(([name]) => !omit.includes(name)));
+  return JSON.stringify(kept, Object.keys(kept).sort());
+}
+
+export type IdempotentOptions = {
+  /** Body fields that are not part of the request's fingerprint (e.g. `code`). */
+  omit?: readonly string[];
+  /** The call needs a key: without one it is refused (400). */
+  required?: boolean;
+  /**
+   * Keep only successful answers: a refusal (4xx) changed nothing and leaves the key free for a
+   * corrected retry, as a 5xx does. For calls whose refusals may be cured without changing the
+   * fingerprinted body, such as a wrong step-up code.
+   */
+  successesOnly?: boolean;
+};
+
+export function idempotent(options: IdempotentOptions = {}): MiddlewareHandler<HonoEnv> {
+  const omit = options.omit ?? [];
   return async (c, next) => {
     const key = c.req.header("idempotency-key");
-    if (key === undefined) return next();
+    if (key === undefined) {
+      if (options.required) throw new DomainError("validation_failed", "errors.idempotency_key_required", { fields: { "Idempotency-Key": "validation.required" } });
+      return next();
+    }
     if (!KEY.test(key)) {
       throw new DomainError("validation_failed", "errors.validation_failed", { fields: { "Idempotency-Key": "validation.idempotency_key" } });
     }
     const { db, clock } = c.get("services");
     const userId = requireAuth(c).user.id;
-    const hash = sha256(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
+    const hash = sha256(`${c.req.method} ${c.req.path}\n${fingerprintBody(await c.req.text(), omit)}`);
     const where = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
     const replay = (row: { httpStatus: number | null; response: unknown }) => {
       c.header("Idempotent-Replayed", "true");
@@ -100,10 +135,11 @@ export function idempotent(): MiddlewareHandler<HonoEnv> {
     await next();
 
     const status = c.res.status;
-    const body = status < 500 ? await c.res.clone().json().catch(() => null) : null;
+    const kept = options.successesOnly ? status < 400 : status < 500;
+    const body = kept ? await c.res.clone().json().catch(() => null) : null;
     const noted = await db
       .update(idempotencyKeys)
-      .set(status < 500 ? { httpStatus: status, response: body } : { response: RETRYABLE })
+      .set(kept ? { httpStatus: status, response: body } : { response: RETRYABLE })
       .where(and(where, isNull(idempotencyKeys.httpStatus)))
       .returning({ key: idempotencyKeys.key });
     if (noted.length === 1) return;

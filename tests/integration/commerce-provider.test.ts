@@ -37,6 +37,9 @@ const provider: PaymentProvider = {
       payerId: "ELSE-PAYER",
     };
   },
+  async refundCapture(input) {
+    return { id: `ELSE-REFUND-${input.requestId}`, status: "completed", amount: input.amount };
+  },
   async parseWebhook(headers, rawBody) {
     if (headers["x-else-signature"] !== "secret") throw new WebhookRefused("unverified");
     try {

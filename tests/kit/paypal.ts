@@ -1,8 +1,9 @@
 // A loopback PayPal for tests: the REST subset the shop's client speaks (OAuth client credentials,
-// Orders v2 create / get / capture, the webhook signing certificate, and the verify API the shop
-// no longer calls) on 127.0.0.1, with knobs to approve an order as the buyer would, to make calls
-// fail (500) or hang, to tamper with what a capture reports, and builders for the webhook events
-// PayPal sends, signed as PayPal signs them.
+// Orders v2 create / get / capture, Payments v2 capture refunds, the webhook signing certificate,
+// and the verify API the shop no longer calls) on 127.0.0.1, with knobs to approve an order as the
+// buyer would, to make calls fail (500) or hang, to tamper with what a capture reports, to refuse a
+// refund or leave it pending, and builders for the webhook events PayPal sends, signed as PayPal
+// signs them.
 import { randomBytes, sign } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -21,6 +22,16 @@ export type KitRequest = {
   answered: number | "hung";
 };
 
+export type KitRefund = {
+  id: string;
+  amount: { value: string; currency_code: string };
+  status?: "COMPLETED" | "PENDING";
+  /** The PayPal-Request-Id of the API call that made it (a retry with it is the same refund). */
+  requestId?: string;
+  /** The merchant's invoice id sent with the refund, carried by its event. */
+  invoiceId?: string;
+};
+
 export type KitCapture = { id: string; status: string; amount: { value: string; currency_code: string }; custom_id?: string };
 
 export type KitOrder = {
@@ -33,9 +44,10 @@ export type KitOrder = {
   /** The purchase unit's reference_id and the capture's custom_id as reported after the capture (tampering may change them). */
   reportedReferenceId?: string;
   capture?: KitCapture;
-  refunds: { id: string; amount: { value: string; currency_code: string } }[];
+  /** Refunds made at PayPal: by the merchant's dashboard (`refund`) or through the refund API. */
+  refunds: KitRefund[];
   /** Chargebacks: PayPal takes the money back from the merchant (PAYMENT.CAPTURE.REVERSED). */
-  reversals: { id: string; amount: { value: string; currency_code: string } }[];
+  reversals: KitRefund[];
   /** The buyer's PayPal account, shown in the order once approved. */
   payerId: string;
 };
@@ -64,10 +76,18 @@ export type PayPalKit = {
   captureAtProvider(orderId: string): KitCapture;
   /** The merchant refunds (part of) a captured order at PayPal; returns the refund id. */
   refund(orderId: string, value?: string): string;
+  /** How the refund API answers new refunds: at once (COMPLETED, the default) or later (PENDING). */
+  refundStatus: "COMPLETED" | "PENDING";
+  /** The next refund API call is refused with 422 and this issue (e.g. "REFUND_NOT_ALLOWED"). */
+  refuseNextRefund(issue: string): void;
+  /** A pending refund completes (its REFUNDED event is then the test's to send). */
+  completeRefund(refundId: string): void;
   /** The buyer's bank takes (part of) a captured payment back (a chargeback); returns its id. */
   reverse(orderId: string, value?: string): string;
   /** The next n calls matching answer 500. */
   failNext(n: number, match?: Match): void;
+  /** The next n calls matching take effect at once but are answered only after `ms`. */
+  delayNext(n: number, ms: number, match?: Match): void;
   /** The next n calls matching get no answer at all; with process: true the call still takes effect. */
   hangNext(n: number, match?: Match, options?: { process?: boolean }): void;
   /** The next capture reports these values instead of the true ones (and keeps them). */
@@ -120,7 +140,9 @@ export async function startPayPalKit(): Promise<PayPalKit> {
   let tokenCalls = 0;
   let failures: Knob[] = [];
   let hangs: Knob[] = [];
+  let delays: (Knob & { ms: number })[] = [];
   let tamper: Tamper | undefined;
+  let refundRefusal: string | undefined;
   let url = "";
 
   const take = (list: Knob[], line: string): Knob | undefined => {
@@ -145,6 +167,18 @@ export async function startPayPalKit(): Promise<PayPalKit> {
     links: [
       { href: `${url}/v2/checkout/orders/${o.id}`, rel: "self", method: "GET" },
       ...(o.status === "COMPLETED" ? [] : [{ href: `https://www.sandbox.paypal.com/checkoutnow?token=${o.id}`, rel: kit.approveRel, method: "GET" }]),
+    ],
+  });
+
+  const refundJson = (o: KitOrder, r: KitRefund) => ({
+    id: r.id,
+    amount: r.amount,
+    status: r.status ?? "COMPLETED",
+    ...(o.customId ? { custom_id: o.customId } : {}),
+    ...(r.invoiceId ? { invoice_id: r.invoiceId } : {}),
+    links: [
+      { href: `${url}/v2/payments/refunds/${r.id}`, rel: "self", method: "GET" },
+      { href: `${url}/v2/payments/captures/${o.capture!.id}`, rel: "up", method: "GET" },
     ],
   });
 
@@ -216,6 +250,32 @@ export async function startPayPalKit(): Promise<PayPalKit> {
         return { status: 201, json: orderJson(order) };
       }
     }
+    const refundPath = /^\/v2\/payments\/captures\/([^/]+)\/refund$/.exec(path);
+    if (method === "POST" && refundPath) {
+      const captureId = decodeURIComponent(refundPath[1]!);
+      const order = [...orders.values()].find((o) => o.capture?.id === captureId);
+      if (!order?.capture) return error(404, "RESOURCE_NOT_FOUND", "INVALID_RESOURCE_ID");
+      const same = req.requestId ? order.refunds.find((r) => r.requestId === req.requestId) : undefined;
+      if (same) return { status: 200, json: refundJson(order, same) };
+      if (refundRefusal) {
+        const issue = refundRefusal;
+        refundRefusal = undefined;
+        return error(422, "UNPROCESSABLE_ENTITY", issue);
+      }
+      const cents = (value: string) => Math.round(Number(value) * 100);
+      const captured = cents(order.capture.amount.value);
+      const refunded = order.refunds.reduce((sum, r) => sum + cents(r.amount.value), 0);
+      if (refunded >= captured) return error(422, "UNPROCESSABLE_ENTITY", "CAPTURE_FULLY_REFUNDED");
+      const body = req.body as { amount?: { value?: string; currency_code?: string }; invoice_id?: string } | undefined;
+      const asked = body?.amount;
+      if (asked?.currency_code && asked.currency_code !== order.capture.amount.currency_code) return error(422, "UNPROCESSABLE_ENTITY", "REFUND_CURRENCY_MISMATCH");
+      const value = asked?.value ?? ((captured - refunded) / 100).toFixed(2);
+      if (!/^\d+(\.\d{1,2})?$/.test(value) || cents(value) <= 0) return error(400, "INVALID_REQUEST", "INVALID_PARAMETER_VALUE");
+      if (refunded + cents(value) > captured) return error(422, "UNPROCESSABLE_ENTITY", "REFUND_AMOUNT_EXCEEDED");
+      const refund: KitRefund = { id: token("REF", 6), amount: { value, currency_code: order.capture.amount.currency_code }, status: kit.refundStatus, requestId: req.requestId, invoiceId: body?.invoice_id };
+      order.refunds.push(refund);
+      return { status: 201, json: refundJson(order, refund) };
+    }
     if (method === "POST" && path === "/v1/notifications/verify-webhook-signature") {
       const body = req.body as Record<string, unknown>;
       const complete = ["auth_algo", "cert_url", "transmission_id", "transmission_sig", "transmission_time", "webhook_event"].every((k) => body?.[k]);
@@ -253,8 +313,13 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       const answer = fail ? error(500, "INTERNAL_SERVER_ERROR") : handle(entry);
       entry.answered = answer.status;
       const pem = typeof answer.json === "string";
-      res.writeHead(answer.status, { "content-type": pem ? "application/x-pem-file" : "application/json", "paypal-debug-id": "kit" });
-      res.end(pem ? answer.json : JSON.stringify(answer.json));
+      const send = () => {
+        res.writeHead(answer.status, { "content-type": pem ? "application/x-pem-file" : "application/json", "paypal-debug-id": "kit" });
+        res.end(pem ? answer.json : JSON.stringify(answer.json));
+      };
+      const delay = take(delays, line) as (Knob & { ms: number }) | undefined;
+      if (delay) setTimeout(send, delay.ms);
+      else send();
     });
   });
   server.on("connection", (socket) => {
@@ -314,8 +379,20 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       order.reversals.push({ id, amount: { value: value ?? order.capture.amount.value, currency_code: order.capture.amount.currency_code } });
       return id;
     },
+    refundStatus: "COMPLETED",
+    refuseNextRefund(issue) {
+      refundRefusal = issue;
+    },
+    completeRefund(refundId) {
+      const refund = [...orders.values()].flatMap((o) => o.refunds).find((r) => r.id === refundId);
+      if (!refund) throw new Error(`kit: no refund ${refundId}`);
+      refund.status = "COMPLETED";
+    },
     failNext(n, match) {
       failures.push({ left: n, match });
+    },
+    delayNext(n, ms, match) {
+      delays.push({ left: n, match, ms });
     },
     hangNext(n, match, options = {}) {
       hangs.push({ left: n, match, process: options.process });
@@ -382,7 +459,7 @@ export async function startPayPalKit(): Promise<PayPalKit> {
           id: refund.id,
           status: "COMPLETED",
           amount: refund.amount,
-          ...(reversal ? { note_to_payer: "Payment reversed" } : { custom_id: order.customId }),
+          ...(reversal ? { note_to_payer: "Payment reversed" } : { custom_id: order.customId, ...(refund.invoiceId ? { invoice_id: refund.invoiceId } : {}) }),
           links: [
             { href: `${url}/v2/payments/refunds/${refund.id}`, rel: "self", method: "GET" },
             { href: `${url}/v2/payments/captures/${capture.id}`, rel: "up", method: "GET" },
@@ -410,7 +487,10 @@ export async function startPayPalKit(): Promise<PayPalKit> {
     reset() {
       failures = [];
       hangs = [];
+      delays = [];
       tamper = undefined;
+      refundRefusal = undefined;
+      kit.refundStatus = "COMPLETED";
       kit.verification = "SUCCESS";
       kit.approveRel = "payer-action";
     },
