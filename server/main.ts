@@ -40,6 +40,8 @@ export async function openResources(settings: Settings, logger: Logger): Promise
 export async function servicesOn(settings: Settings, resources: Resources, options: { clock?: Clock; logger: Logger }): Promise<Services> {
   const services = createServices({ settings, ...resources, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger: options.logger });
   await services.catalog.reload();
+  // The entitlements' key exists from the start (made under an advisory lock on a fresh database).
+  await services.signer();
   return services;
 }
 

@@ -31,7 +31,14 @@ export type ErrorCode =
   | "payment_pending"
   | "payment_not_approved"
   | "payment_mismatch"
-  | "account_suspended";
+  | "account_suspended"
+  | "invalid_key"
+  | "invalid_token"
+  | "device_limit"
+  | "device_reset_cooldown"
+  | "entitlement_inactive"
+  | "download_link_invalid"
+  | "range_not_satisfiable";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400,
@@ -61,6 +68,13 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   payment_not_approved: 409,
   payment_mismatch: 409,
   account_suspended: 403,
+  invalid_key: 403,
+  invalid_token: 401,
+  device_limit: 409,
+  device_reset_cooldown: 409,
+  entitlement_inactive: 403,
+  download_link_invalid: 403,
+  range_not_satisfiable: 416,
 };
 
 export class DomainError extends Error {

@@ -14,13 +14,22 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 
-export const cheats = pgTable("cheats", {
-  id: integer("id").primaryKey(),
-  /** The URL segment of the game, e.g. "dota2". */
-  slug: text("slug").notNull().unique(),
-  name: text("name").notNull(),
-  sort: integer("sort").notNull().default(0),
-});
+export const GAME_STATUSES = ["working", "updating", "detected", "maintenance"] as const;
+export type GameStatus = (typeof GAME_STATUSES)[number];
+
+export const cheats = pgTable(
+  "cheats",
+  {
+    id: integer("id").primaryKey(),
+    /** The URL segment of the game, e.g. "dota2". */
+    slug: text("slug").notNull().unique(),
+    name: text("name").notNull(),
+    sort: integer("sort").notNull().default(0),
+    /** working | updating | detected | maintenance: the last two stop every pass entitling (docs/product/delivery.md#entitlement). */
+    status: text("status").$type<GameStatus>().notNull().default("working"),
+  },
+  (t) => [check("cheats_status", sql`${t.status} in ('working', 'updating', 'detected', 'maintenance')`)],
+);
 
 export const shoppingAreas = pgTable("shopping_areas", {
   id: text("id").primaryKey(),

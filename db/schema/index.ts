@@ -3,3 +3,4 @@ export * from "./accounts.ts";
 export * from "./catalog.ts";
 export * from "./commerce.ts";
 export * from "./messaging.ts";
+export * from "./delivery.ts";

@@ -5,6 +5,7 @@ import { ok } from "../http/envelope.ts";
 import { accountRoutes } from "./accounts.ts";
 import { isApiPath } from "./paths.ts";
 import { commerceRoutes } from "./commerce.ts";
+import { deliveryRoutes } from "./delivery.ts";
 import { bearerToken } from "../middleware/session.ts";
 import { emailPreferencesDto, userDto } from "./wire/accounts.ts";
 import { productDto, subscriptionsDto, transactionDto } from "./wire/commerce.ts";
@@ -23,6 +24,7 @@ export function apiRoutes() {
 
   api.route("/", accountRoutes());
   api.route("/", commerceRoutes());
+  api.route("/", deliveryRoutes());
 
   api.get("/v2/web/frontend/data", async (c) => {
     const { services, info } = { services: c.get("services"), info: c.get("info") };
