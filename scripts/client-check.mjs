@@ -20,6 +20,7 @@
 //   2. the device: the payload's `hwid` is the hex SHA-256 of this device's own hwid;
 //   3. the time: `valid_until` is still ahead (at most 15 minutes), so a copied old answer is useless;
 //   4. then `entitled`. Heartbeat again before `valid_until`; without an answer, stop at it.
+/* global fetch */
 import { createHash, createPublicKey, generateKeyPairSync, verify } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
