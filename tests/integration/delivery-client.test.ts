@@ -8,7 +8,6 @@
 // and malformed bodies get the envelope with a stable code and no hint whether a key exists.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -16,10 +15,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cheats, licenceDevices } from "../../db/schema/index.ts";
 import { manualClock } from "../../core/shared/clock.ts";
-import { createHttpServer } from "../../server/main.ts";
 import { activate, fetchPublicKey, heartbeat, hwidHash, verifyEntitlement, type Entitlement } from "../../scripts/client-check.mjs";
 import type { KitOrder } from "../kit/paypal.ts";
 import { GAMES, PRODUCTS, register, signIn, subscriptionOf, subscriptionsOf, useCommerceShop, type Reply, type User } from "./commerce-kit.ts";
+import { buyerWithPass, useListening } from "./delivery-kit.ts";
 
 const run = promisify(execFile);
 const CLIENT = path.resolve(import.meta.dirname, "../../scripts/client-check.mjs");
@@ -28,26 +27,18 @@ const DAY = 86_400_000;
 
 const clock = manualClock(new Date("2026-05-01T08:00:00.000Z"));
 const shop = useCommerceShop({ clock, paypal: true, env: { DEVICE_LIMIT: "1", DEVICE_RESET_COOLDOWN_DAYS: "7" } });
-let url = "";
-let close = async () => {};
+const listening = useListening(shop);
 let scratch = "";
 
-beforeAll(async () => {
-  const server = createHttpServer(shop.services, shop.app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => new Promise((resolve) => server.close(() => resolve()));
+beforeAll(() => {
   scratch = mkdtempSync(path.join(os.tmpdir(), "client-check-"));
 });
-afterAll(async () => {
-  await close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** The reference client as an integrator runs it (as of the shop's clock): its exit status and the JSON it printed. */
 async function clientCheck(...args: string[]): Promise<{ status: number; out: Record<string, unknown> }> {
   try {
-    const { stdout } = await run(process.execPath, [CLIENT, ...args, "--url", url, "--now", clock.now().toISOString()]);
+    const { stdout } = await run(process.execPath, [CLIENT, ...args, "--url", listening.url, "--now", clock.now().toISOString()]);
     return { status: 0, out: JSON.parse(stdout) };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -65,17 +56,14 @@ const heartbeatCall = (token: string, lang?: string) => clientCall("POST", "/v2/
 
 /** A buyer with 30 days of dota2 bought from the balance, and the pass's licence key. */
 async function buyer(): Promise<User & { key: string }> {
-  const user = await register(shop, { balance: 10_000 });
-  const bought = await shop.call("POST", "/v2/web/user/purchase", { token: user.token, json: { product_id: PRODUCTS.dota2.days30.id } });
-  expect(bought.status, bought.text).toBe(200);
-  const key = subscriptionOf(bought, GAMES.dota2.id)!.licence_key;
-  expect(key).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
-  return { ...user, key };
+  const user = await buyerWithPass(shop, PRODUCTS.dota2.days30.id);
+  expect(user.key).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
+  return user;
 }
 
 /** The payload of an entitlement, after checking its signature with the shop's key. */
 async function verified(entitlement: Entitlement, hwid?: string) {
-  const result = verifyEntitlement(entitlement, await fetchPublicKey(url), { hwid, now: clock.now().getTime() });
+  const result = verifyEntitlement(entitlement, await fetchPublicKey(listening.url), { hwid, now: clock.now().getTime() });
   expect(result.valid, JSON.stringify(result)).toBe(true);
   return (result as { payload: Record<string, unknown> }).payload;
 }
@@ -121,7 +109,7 @@ describe("activation and heartbeat", () => {
 
   it("freeze: the next heartbeat says not entitled; unfreeze: entitled again with the same time left", async () => {
     const user = await buyer();
-    const { token, entitlement } = await activate(url, { key: user.key, hwid: "PC-FREEZE" });
+    const { token, entitlement } = await activate(listening.url, { key: user.key, hwid: "PC-FREEZE" });
     const before = await verified(entitlement, "PC-FREEZE");
     expect(before).toMatchObject({ entitled: true, state: "active" });
 
@@ -135,7 +123,7 @@ describe("activation and heartbeat", () => {
   it("a freeze of three days moves the expiry by exactly those three days", async () => {
     const user = await buyer();
     // The cooldown after an unfreeze would refuse a second freeze: a fresh buyer.
-    const { token } = await activate(url, { key: user.key, hwid: "PC-LONG-FREEZE" });
+    const { token } = await activate(listening.url, { key: user.key, hwid: "PC-LONG-FREEZE" });
     const start = (await pulse(token)).expires_at as string;
     expect((await shop.call("POST", "/v2/web/user/subscriptions/freeze", { token: user.token, json: { cheat_id: GAMES.dota2.id } })).status).toBe(200);
     clock.advance(3 * DAY);
@@ -150,7 +138,7 @@ describe("activation and heartbeat", () => {
     const user = await register(shop, { balance: 1000 });
     expect((await shop.call("POST", "/v2/web/user/purchase", { token: user.token, json: { product_id: PRODUCTS.cs2.days1.id } })).status).toBe(200);
     const key = subscriptionOf(await subscriptionsOf(shop, user.token), GAMES.cs2.id)!.licence_key;
-    const { token } = await activate(url, { key, hwid: "PC-SHORT" });
+    const { token } = await activate(listening.url, { key, hwid: "PC-SHORT" });
     clock.advance(DAY - 5 * MINUTE);
     const last = await pulse(token);
     expect(last).toMatchObject({ entitled: true, valid_until: last.expires_at });
@@ -160,7 +148,7 @@ describe("activation and heartbeat", () => {
 
   it("re-activating the same device renews its token (the old one stops); a second device gets 409 device_limit", async () => {
     const user = await buyer();
-    const first = await activate(url, { key: user.key, hwid: "PC-ONE" });
+    const first = await activate(listening.url, { key: user.key, hwid: "PC-ONE" });
     const again = await activateCall(user.key, "PC-ONE");
     expect(again.status, again.text).toBe(200);
     expect((await heartbeatCall(first.token)).body.code).toBe("invalid_token");
@@ -177,7 +165,7 @@ describe("activation and heartbeat", () => {
 
   it("clearing the devices frees the licence once per DEVICE_RESET_COOLDOWN_DAYS", async () => {
     const user = await buyer();
-    const one = await activate(url, { key: user.key, hwid: "PC-RESET-1" });
+    const one = await activate(listening.url, { key: user.key, hwid: "PC-RESET-1" });
     const clear = () => shop.call("POST", "/v2/web/user/licence/devices/clear", { token: user.token, json: { cheat_id: GAMES.dota2.id } });
     const cleared = await clear();
     expect(cleared.status, cleared.text).toBe(200);
@@ -200,7 +188,7 @@ describe("activation and heartbeat", () => {
 
   it("a regenerated key kills the old key and every device bound to it", async () => {
     const user = await buyer();
-    const device = await activate(url, { key: user.key, hwid: "PC-REGEN" });
+    const device = await activate(listening.url, { key: user.key, hwid: "PC-REGEN" });
     const regenerated = await shop.call("POST", "/v2/web/user/licence/regenerate", { token: user.token, json: { cheat_id: GAMES.dota2.id } });
     expect(regenerated.status, regenerated.text).toBe(200);
     const fresh = regenerated.body.licence.key as string;
@@ -212,7 +200,7 @@ describe("activation and heartbeat", () => {
     const old = await activateCall(user.key, "PC-REGEN");
     expect(old.status).toBe(403);
     expect(old.body.code).toBe("invalid_key");
-    const renewed = await activate(url, { key: fresh, hwid: "PC-REGEN" });
+    const renewed = await activate(listening.url, { key: fresh, hwid: "PC-REGEN" });
     expect(await verified(renewed.entitlement, "PC-REGEN")).toMatchObject({ entitled: true });
   });
 });
@@ -230,7 +218,7 @@ describe("what revokes", () => {
 
   it("a full refund of the purchase: the next heartbeat is not entitled", async () => {
     const { order, key } = await paidBuyer();
-    const { token } = await activate(url, { key, hwid: "PC-REFUND" });
+    const { token } = await activate(listening.url, { key, hwid: "PC-REFUND" });
     expect(await pulse(token)).toMatchObject({ entitled: true });
     clock.advance(DAY);
     const refundId = shop.paypal.refund(order.id);
@@ -241,7 +229,7 @@ describe("what revokes", () => {
 
   it("a suspended account: not entitled while suspended (its pass stays active)", async () => {
     const user = await buyer();
-    const { token } = await activate(url, { key: user.key, hwid: "PC-SUSPEND" });
+    const { token } = await activate(listening.url, { key: user.key, hwid: "PC-SUSPEND" });
     await shop.services.db.transaction((tx) => shop.services.suspensions.suspend(tx, user.id, "operator"));
     expect(await pulse(token)).toMatchObject({ entitled: false, state: "active", game_status: "working" });
   });
@@ -250,7 +238,7 @@ describe("what revokes", () => {
     const user = await register(shop, { balance: 10_000 });
     expect((await shop.call("POST", "/v2/web/user/purchase", { token: user.token, json: { product_id: PRODUCTS.cs2.days7.id } })).status).toBe(200);
     const key = subscriptionOf(await subscriptionsOf(shop, user.token), GAMES.cs2.id)!.licence_key;
-    const { token } = await activate(url, { key, hwid: "PC-STATUS" });
+    const { token } = await activate(listening.url, { key, hwid: "PC-STATUS" });
     const setStatus = (status: "working" | "updating" | "detected" | "maintenance") =>
       shop.services.db.update(cheats).set({ status }).where(eq(cheats.id, GAMES.cs2.id));
     try {
@@ -282,14 +270,14 @@ describe("the reference client's verification", () => {
     const refused = await clientCheck("verify", "--file", file, "--hwid", "PC-TAMPER");
     expect(refused).toEqual({ status: 2, out: { ok: false, entitled: false, reason: "bad_signature", payload: null } });
 
-    const key = await fetchPublicKey(url);
+    const key = await fetchPublicKey(listening.url);
     const now = clock.now().getTime();
     expect(verifyEntitlement(kept.entitlement, key, { hwid: "PC-OTHER", now })).toMatchObject({ valid: false, reason: "other_device" });
     expect(verifyEntitlement(kept.entitlement, key, { hwid: "PC-TAMPER", now: now + 15 * MINUTE })).toMatchObject({ valid: false, reason: "stale" });
     expect(verifyEntitlement({ ...kept.entitlement, kid: "another-key-id" }, key, { now })).toMatchObject({ valid: false, reason: "unknown_kid" });
     // A signature covers its own payload only: a second later's heartbeat has another.
     clock.advance(1000);
-    const other = (await heartbeat(url, kept.token)).entitlement;
+    const other = (await heartbeat(listening.url, kept.token)).entitlement;
     expect(other.payload).not.toBe(kept.entitlement.payload);
     expect(verifyEntitlement({ ...other, signature: kept.entitlement.signature }, key, { now: now + 1000 })).toMatchObject({ valid: false, reason: "bad_signature" });
   });
@@ -299,7 +287,7 @@ describe("the reference client's verification", () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ status: true, key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/), alg: "Ed25519" });
     const user = await buyer();
-    const { entitlement } = await activate(url, { key: user.key, hwid: "PC-KID" });
+    const { entitlement } = await activate(listening.url, { key: user.key, hwid: "PC-KID" });
     expect(entitlement.kid).toBe(reply.body.kid);
   });
 });
