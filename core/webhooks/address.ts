@@ -6,8 +6,14 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 
-/** Addresses no webhook may reach from a public shop (IANA special-purpose registries). */
+/**
+ * Addresses no webhook may reach from a public shop (IANA special-purpose registries). Two lists:
+ * node's BlockList also matches IPv4 addresses against IPv4-mapped IPv6 subnets.
+ */
 const SPECIAL = new BlockList();
+const SPECIAL6 = new BlockList();
+const MAPPED = new BlockList();
+MAPPED.addSubnet("::ffff:0:0", 96, "ipv6");
 for (const [network, prefix] of [
   ["0.0.0.0", 8],
   ["10.0.0.0", 8],
@@ -30,7 +36,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ["::", 128],
   ["::1", 128],
-  ["::ffff:0:0", 96], // IPv4-mapped: checked as the IPv4 address instead
   ["64:ff9b::", 96],
   ["64:ff9b:1::", 48],
   ["100::", 64],
@@ -41,7 +46,7 @@ for (const [network, prefix] of [
   ["fe80::", 10],
   ["ff00::", 8],
 ] as const) {
-  SPECIAL.addSubnet(network, prefix, "ipv6");
+  SPECIAL6.addSubnet(network, prefix, "ipv6");
 }
 
 /** Whether an IP address is an ordinary public one. */
@@ -49,9 +54,12 @@ export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return !SPECIAL.check(address, "ipv4");
   if (family !== 6) return false;
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped) return isPublicAddress(mapped[1]!);
-  return !SPECIAL.check(address, "ipv6");
+  // IPv4-mapped (::ffff:a.b.c.d, or its hex form): judged as the IPv4 address.
+  if (MAPPED.check(address, "ipv6")) {
+    const groups = new URL(`http://[${address}]`).hostname.slice(1, -1).split(":").slice(-2).map((g) => parseInt(g, 16));
+    return isPublicAddress([groups[0]! >> 8, groups[0]! & 255, groups[1]! >> 8, groups[1]! & 255].join("."));
+  }
+  return !SPECIAL6.check(address, "ipv6");
 }
 
 export class AddressRefused extends Error {}

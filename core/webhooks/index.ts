@@ -15,7 +15,8 @@ import type { Db } from "../../db/client.ts";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookDeliveryStatus, type WebhookEventType } from "../../db/schema/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
-import { endpointUrlProblem, publicOnlyLookup } from "./address.ts";
+import { isIP } from "node:net";
+import { endpointUrlProblem, isPublicAddress, publicOnlyLookup } from "./address.ts";
 import { RETRY_WINDOW_MS } from "./outbox.ts";
 
 export { createOutbox, type Outbox } from "./outbox.ts";
@@ -68,6 +69,7 @@ function sender(lookup: typeof publicOnlyLookup | undefined): Send {
   return (url, body, headers, timeoutMs) =>
     new Promise((resolve) => {
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
       const done = (result: SendResult) => {
         if (settled) return;
         settled = true;
@@ -75,6 +77,9 @@ function sender(lookup: typeof publicOnlyLookup | undefined): Send {
         resolve(result);
       };
       const target = new URL(url);
+      const host = target.hostname.replace(/^\[(.*)\]$/, "$1");
+      // A literal address is never looked up: checked here (names are checked by the lookup).
+      if (lookup && isIP(host) && !isPublicAddress(host)) return done({ error: `${host} is not a public address` });
       const request = (target.protocol === "https:" ? https : http).request(
         target,
         { method: "POST", headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) }, ...(lookup ? { lookup } : {}) },
@@ -84,7 +89,7 @@ function sender(lookup: typeof publicOnlyLookup | undefined): Send {
           response.on("error", (error) => done({ error: error.message }));
         },
       );
-      const timer = setTimeout(() => {
+      timer = setTimeout(() => {
         request.destroy();
         done({ error: `no answer within ${timeoutMs} ms` });
       }, timeoutMs);

@@ -30,7 +30,7 @@ export type CallOptions = { json?: unknown; token?: string; headers?: Record<str
 export type CommerceShop = TestApp & {
   paypal: PayPalKit;
   smtp: TestSmtpServer;
-  call(method: "GET" | "POST", path: string, options?: CallOptions): Promise<Reply>;
+  call(method: "GET" | "POST" | "DELETE", path: string, options?: CallOptions): Promise<Reply>;
   /** Every response body this file received, for the no-stack-trace check. */
   bodies: string[];
 };
