@@ -66,20 +66,19 @@ type Logger = { warn(obj: object, msg?: string): void; error(obj: object, msg?: 
 
 /** A POST with node's http(s): a total deadline, the answer's body drained and dropped. */
 function sender(lookup: typeof publicOnlyLookup | undefined): Send {
-  return (url, body, headers, timeoutMs) =>
-    new Promise((resolve) => {
+  return (url, body, headers, timeoutMs) => {
+    const target = new URL(url);
+    const host = target.hostname.replace(/^\[(.*)\]$/, "$1");
+    // A literal address is never looked up: checked here (names are checked by the lookup).
+    if (lookup && isIP(host) && !isPublicAddress(host)) return Promise.resolve({ error: `${host} is not a public address` });
+    return new Promise((resolve) => {
       let settled = false;
-      let timer: NodeJS.Timeout | undefined;
       const done = (result: SendResult) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         resolve(result);
       };
-      const target = new URL(url);
-      const host = target.hostname.replace(/^\[(.*)\]$/, "$1");
-      // A literal address is never looked up: checked here (names are checked by the lookup).
-      if (lookup && isIP(host) && !isPublicAddress(host)) return done({ error: `${host} is not a public address` });
       const request = (target.protocol === "https:" ? https : http).request(
         target,
         { method: "POST", headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) }, ...(lookup ? { lookup } : {}) },
@@ -89,13 +88,14 @@ function sender(lookup: typeof publicOnlyLookup | undefined): Send {
           response.on("error", (error) => done({ error: error.message }));
         },
       );
-      timer = setTimeout(() => {
+      const timer = setTimeout(() => {
         request.destroy();
         done({ error: `no answer within ${timeoutMs} ms` });
       }, timeoutMs);
       request.on("error", (error) => done({ error: error.message }));
       request.end(body);
     });
+  };
 }
 
 export type Webhooks = ReturnType<typeof createWebhooks>;
