@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builds } from "../../db/schema/index.ts";
 import { manualClock } from "../../core/shared/clock.ts";
 import { GAMES, PRODUCTS, register, signIn, useCommerceShop, type User } from "./commerce-kit.ts";
@@ -39,6 +39,11 @@ async function fetchFile(url: string, headers: Record<string, string> = {}, meth
 }
 
 describe("uploading a build", () => {
+  beforeAll(async () => {
+    // The development data's stand-in builds (server/main.ts) go: this file uploads its own.
+    await shop.services.db.delete(builds);
+  });
+
   it("is for owners with two-factor codes: guests 401, buyers 403, an owner without 2FA 403", async () => {
     const file = { bytes: FILE, name: "nova-minecraft.zip" };
     expect((await uploadBuild(shop, undefined, GAMES.minecraft.id, { file, version: "1.0.0" })).status).toBe(401);

@@ -17,6 +17,7 @@ const PATHS = {
   clock: "M12 21a9 9 0 100-18 9 9 0 000 18z M12 7v5l3 2",
   gift: "M20 12v9H4v-9 M2 7h20v5H2z M12 22V7 M12 7H7.5a2.5 2.5 0 110-5C11 2 12 7 12 7z M12 7h4.5a2.5 2.5 0 100-5C13 2 12 7 12 7z",
   menu: "M4 6h16 M4 12h16 M4 18h16",
+  download: "M12 3v12 M7 10l5 5 5-5 M4 20h16",
 } as const;
 
 export type IconName = keyof typeof PATHS;
