@@ -32,10 +32,14 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
   return { unfrozen: unfrozen.length, notified: expiring.length, released, receipted, compensationMails, purged };
 }
 
-/** Runs the jobs every JOBS_INTERVAL_SECONDS (0: never); returns a stop function. */
+/**
+ * Runs the jobs every JOBS_INTERVAL_SECONDS (0: never) and the webhooks' worker every
+ * WEBHOOK_POLL_MS; returns a stop function.
+ */
 export function startJobs(services: Services): () => Promise<void> {
+  const stopWebhooks = startWebhookWorker(services);
   const seconds = services.settings.JOBS_INTERVAL_SECONDS;
-  if (seconds === 0) return async () => {};
+  if (seconds === 0) return stopWebhooks;
   const { jobs } = services;
   Object.assign(jobs, { state: "running", startedAt: Date.now(), lastRunAt: undefined, lastRunFailed: undefined });
   let running: Promise<unknown> = Promise.resolve();
@@ -52,6 +56,29 @@ export function startJobs(services: Services): () => Promise<void> {
   return async () => {
     clearInterval(timer);
     jobs.state = "stopped";
+    await Promise.all([running, stopWebhooks()]);
+  };
+}
+
+/**
+ * The outgoing webhooks' worker (docs/product/delivery.md#webhooks): every WEBHOOK_POLL_MS (0: never in
+ * this process) it attempts the due deliveries, one run at a time; several processes may each run
+ * one (their claims use SKIP LOCKED). Returns a stop function that waits for the attempts under way.
+ */
+export function startWebhookWorker(services: Services): () => Promise<void> {
+  const ms = services.settings.WEBHOOK_POLL_MS;
+  if (ms === 0) return async () => {};
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = services.webhooks
+      .deliverDue()
+      .catch((err: unknown) => services.logger.error({ err }, "webhook deliveries failed"))
+      .finally(() => (running = undefined));
+  }, ms);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
     await running;
   };
 }

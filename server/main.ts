@@ -1,6 +1,7 @@
 // Boots the shop: settings → database (migrated, demo data) → services → HTTP server; drains and
 // closes the database on SIGTERM/SIGINT within 10 s.
 import path from "node:path";
+import { Readable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createServer, type RequestListener } from "node:http";
 import { getRequestListener } from "@hono/node-server";
@@ -40,7 +41,23 @@ export async function openResources(settings: Settings, logger: Logger): Promise
 export async function servicesOn(settings: Settings, resources: Resources, options: { clock?: Clock; logger: Logger }): Promise<Services> {
   const services = createServices({ settings, ...resources, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger: options.logger });
   await Promise.all([services.catalog.reload(), services.routeRules.reload(), services.content.reload()]);
+  // The entitlements' key exists from the start (made under an advisory lock on a fresh database).
+  await services.signer();
+  if (settings.devConveniences) await seedDemoBuilds(services);
   return services;
+}
+
+/**
+ * Development data (docs/product/operations.md#production-safety): a small stand-in build of every game without one, so
+ * that the download of the profile works on a development run (docs/product/delivery.md#downloads).
+ */
+async function seedDemoBuilds(services: Services): Promise<void> {
+  for (const game of services.catalog.cheats()) {
+    if (await services.builds.latest(game.id)) continue;
+    const text = `NOVA demo client for ${game.name}.\nThis file stands in for a real build on a development run.\n`;
+    const stored = await services.builds.receive(Readable.from([Buffer.from(text)]));
+    await services.builds.publish(game.id, stored, { version: "0.1.0-demo", notes: "A stand-in build of the development data.", fileName: `nova-${game.slug}-demo.txt` }, null);
+  }
 }
 
 /** Everything but the listening socket: used by main and by in-process tests. */

@@ -28,7 +28,12 @@ import { createReceipts } from "../core/receipts/index.ts";
 import { createPrivacy } from "../core/privacy/index.ts";
 import { createAdmin } from "../core/admin/index.ts";
 import { minorDigits } from "../core/shared/money.ts";
-import type { Settings } from "./settings.ts";
+import { loadSigner, type Signer } from "../core/delivery/signing.ts";
+import { createClientApi } from "../core/delivery/client.ts";
+import { createLicences } from "../core/delivery/licences.ts";
+import { createBuilds } from "../core/delivery/builds.ts";
+import { createOutbox, createWebhooks } from "../core/webhooks/index.ts";
+import { isLoopbackHost, type Settings } from "./settings.ts";
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -65,6 +70,15 @@ export function createServices(deps: {
       })
     : postgresCounter(db, clock);
   const limiter = createRateLimiter(counter, clock);
+  // Outgoing webhooks: events written in the transactions of the changes (docs/product/delivery.md#webhooks).
+  const outbox = createOutbox({ clock });
+  // The entitlements' signing key, loaded (or made) once; a failed load is tried again next time.
+  let signing: Promise<Signer> | undefined;
+  const signer = () =>
+    (signing ??= loadSigner(db, settings.CLIENT_SIGNING_KEY).catch((error: unknown) => {
+      signing = undefined;
+      throw error;
+    }));
   const notifications = createNotifications({ db });
   const mailer = createMailer({
     db,
@@ -102,7 +116,7 @@ export function createServices(deps: {
   });
   const currency = settings.SHOP_CURRENCY;
   const ledger = createLedger({ db, currency });
-  const subscriptions = createSubscriptions({ db, clock, freezeMaxDays: settings.FREEZE_MAX_DAYS, freezeCooldownDays: settings.FREEZE_COOLDOWN_DAYS });
+  const subscriptions = createSubscriptions({ db, clock, freezeMaxDays: settings.FREEZE_MAX_DAYS, freezeCooldownDays: settings.FREEZE_COOLDOWN_DAYS, outbox });
   const referrals = createReferrals({
     db,
     ledger,
@@ -112,7 +126,7 @@ export function createServices(deps: {
     holdDays: settings.REFERRAL_HOLD_DAYS,
     publicUrl: settings.PUBLIC_URL,
   });
-  const suspensions = createSuspensions({ sessions, clock });
+  const suspensions = createSuspensions({ sessions, clock, outbox });
   const receipts = createReceipts({
     db,
     clock,
@@ -150,6 +164,7 @@ export function createServices(deps: {
     currency,
     topup: { min: settings.TOPUP_MIN, max: settings.TOPUP_MAX },
     logger,
+    outbox,
   });
   const purchases = createPurchases({ db, clock, catalog, ledger, subscriptions, receipts });
   const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, receipts, mailer, background, limiter, mailLimit: settings.RATE_MAIL_USER, publicUrl: settings.PUBLIC_URL });
@@ -175,6 +190,27 @@ export function createServices(deps: {
     logger,
     compensationBatch: settings.COMPENSATION_BATCH,
   });
+  // Delivery (docs/product/delivery.md): licences and devices, the client API, builds, webhooks.
+  const client = createClientApi({
+    db,
+    clock,
+    limiter,
+    subscriptions,
+    signer,
+    deviceLimit: settings.DEVICE_LIMIT,
+    limits: { activateKey: settings.RATE_CLIENT_ACTIVATE_KEY, heartbeatToken: settings.RATE_CLIENT_HEARTBEAT_TOKEN },
+  });
+  const licences = createLicences({ db, clock, deviceLimit: settings.DEVICE_LIMIT, resetCooldownDays: settings.DEVICE_RESET_COOLDOWN_DAYS });
+  const builds = createBuilds({
+    db,
+    clock,
+    subscriptions,
+    storageDir: settings.STORAGE_DIR,
+    maxBytes: settings.BUILD_MAX_BYTES,
+    linkSeconds: settings.DOWNLOAD_LINK_SECONDS,
+    linkKey: async () => (await signer()).derive("nova download links"),
+  });
+  const webhooks = createWebhooks({ db, clock, anyAddress: isLoopbackHost(new URL(settings.PUBLIC_URL).hostname), timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger });
   /** The background jobs' heartbeat, for /readyz (set by startJobs). */
   const jobs: JobsState = { state: settings.JOBS_INTERVAL_SECONDS === 0 ? "off" : "stopped" };
   return {
@@ -207,6 +243,11 @@ export function createServices(deps: {
     routeRules,
     privacy,
     admin,
+    signer,
+    client,
+    licences,
+    builds,
+    webhooks,
     jobs,
   };
 }

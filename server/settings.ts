@@ -2,6 +2,7 @@
 // the start with one line naming the setting.
 import { z } from "zod";
 import { isLocale, type Locale } from "../i18n/locales.ts";
+import { parsePrivateKey } from "../core/delivery/signing.ts";
 
 const optionalString = z
   .string()
@@ -186,6 +187,32 @@ export const SettingsSchema = z
         }
         return hosts;
       }),
+    // Delivery (docs/product/delivery.md).
+    /** Devices one licence may be bound to at once. */
+    DEVICE_LIMIT: z.coerce.number().int().min(1).max(100).default(1),
+    DEVICE_RESET_COOLDOWN_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+    /** The Ed25519 private key of entitlements; unset: one is made and kept in the database. */
+    CLIENT_SIGNING_KEY: optionalString.refine((v) => {
+      if (v === undefined) return true;
+      try {
+        parsePrivateKey(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be an Ed25519 private key: PKCS#8 PEM, PKCS#8 DER in base64, or the 32-byte seed in base64url"),
+    /** Activations per licence key, heartbeats per client token, client calls per address. */
+    RATE_CLIENT_ACTIVATE_KEY: rule("30/1h"),
+    RATE_CLIENT_HEARTBEAT_TOKEN: rule("120/1h"),
+    RATE_CLIENT_ADDRESS: rule("300/1m"),
+    /** Where uploaded builds live (shared storage when several hosts serve downloads). */
+    STORAGE_DIR: z.string().trim().min(1).default("./.data/files"),
+    BUILD_MAX_BYTES: z.coerce.number().int().min(1).max(16 * 1024 ** 3).default(512 * 1024 ** 2),
+    /** How long a signed download link is good for. */
+    DOWNLOAD_LINK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    /** One webhook delivery attempt's limit; and how often the queue is looked at (0: never, in this process). */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    WEBHOOK_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
   })
   .superRefine((s, ctx) => {
     if (Boolean(s.PAYPAL_CLIENT_ID) !== Boolean(s.PAYPAL_CLIENT_SECRET)) {

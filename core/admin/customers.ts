@@ -160,8 +160,8 @@ export function createCustomers(deps: {
 
   const withGame = (s: Subscription): CustomerSubscription => {
     const cheat = catalog.cheatById(s.cheatId);
-    // Licence keys come with delivery (issue 11); the wire mapper masks them for support.
-    return { ...s, game: cheat ? { slug: cheat.slug, name: cheat.name } : null, licenceKey: null };
+    // The pass's licence key (docs/product/delivery.md); the wire mapper masks it for support.
+    return { ...s, game: cheat ? { slug: cheat.slug, name: cheat.name } : null };
   };
 
   /** Runs an operator's change of a buyer's account: the row locked, the change and its audit entry in one transaction. */

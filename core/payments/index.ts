@@ -17,6 +17,8 @@ import type { Suspensions } from "../suspensions/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { minorDigits } from "../shared/money.ts";
+import type { Outbox } from "../webhooks/outbox.ts";
+import { WEBHOOK_EVENTS } from "../../db/schema/index.ts";
 import { randomToken, sha256 } from "../shared/tokens.ts";
 import { fromDecimal, ProviderError, toDecimal, WebhookRefused, type PaymentProvider, type ProviderCapture, type WebhookAction } from "./provider.ts";
 import { captureReference, createRefunds, orderProduct, type Order } from "./refunds.ts";
@@ -64,11 +66,12 @@ export function createPayments(deps: {
   currency: string;
   topup: { min: number; max: number };
   logger: Logger;
+  outbox?: Outbox;
 }) {
-  const { db, clock, provider, ledger, subscriptions, catalog, referrals, notifications, receipts, suspensions, publicUrl, currency, topup, logger } = deps;
+  const { db, clock, provider, ledger, subscriptions, catalog, referrals, notifications, receipts, suspensions, publicUrl, currency, topup, logger, outbox } = deps;
   const digits = minorDigits(currency);
   const captureRef = (captureId: string) => captureReference(provider.name, captureId);
-  const refunds = createRefunds({ db, clock, providerName: provider.name, ledger, subscriptions, catalog, referrals, suspensions });
+  const refunds = createRefunds({ db, clock, providerName: provider.name, ledger, subscriptions, catalog, referrals, suspensions, outbox });
 
   const paymentOrder = (o: Order): PaymentOrder => ({
     providerOrderId: o.providerOrderId,
@@ -114,6 +117,17 @@ export function createPayments(deps: {
       ));
     }
     await referrals.rewardPayment(tx, { buyerId: order.userId, paid: order.amount, reference, orderId: order.id, payerId: order.payerId });
+    // The payment first, then what it changed: receivers see them in this order.
+    await outbox?.emit(tx, WEBHOOK_EVENTS.paymentCompleted, order.userId, {
+      user_id: order.userId,
+      order_id: order.providerOrderId,
+      provider: provider.name,
+      kind: order.kind,
+      amount: order.amount,
+      currency: order.currency,
+      product: product ? { id: product.id, cheat_id: product.cheatId, days: product.days, title: product.title } : null,
+      completed_at: now.toISOString(),
+    });
     if (product) await subscriptions.grantDays(tx, order.userId, product.cheatId, product.days);
     await notifications.create(order.userId, "payment_completed", { amount: order.amount, currency: order.currency }, tx);
     const receiptId = await receipts.issue(tx, {

@@ -16,6 +16,8 @@ import type { Suspensions } from "../suspensions/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
 import { IdTextSchema } from "../shared/schema.ts";
+import type { Outbox } from "../webhooks/outbox.ts";
+import { WEBHOOK_EVENTS } from "../../db/schema/index.ts";
 import type { PaymentProvider } from "./provider.ts";
 
 /** A row of payment_orders. */
@@ -46,8 +48,9 @@ export function createRefunds(deps: {
   catalog: Catalog;
   referrals: Referrals;
   suspensions: Suspensions;
+  outbox?: Outbox;
 }) {
-  const { db, clock, providerName, ledger, subscriptions, catalog, referrals, suspensions } = deps;
+  const { db, clock, providerName, ledger, subscriptions, catalog, referrals, suspensions, outbox } = deps;
   const captureRef = (captureId: string) => captureReference(providerName, captureId);
   const productOf = (order: Order) => orderProduct(order, catalog);
 
@@ -203,6 +206,17 @@ export function createRefunds(deps: {
         else await undoPurchase(tx, step);
         const status = input.kind === "reversal" || order.status === "reversed" ? "reversed" : refundedTotal >= order.amount ? "refunded" : "partially_refunded";
         await tx.update(paymentOrders).set({ status, refunded: refundedTotal, updatedAt: now }).where(eq(paymentOrders.id, order.id));
+        await outbox?.emit(tx, WEBHOOK_EVENTS.paymentRefunded, order.userId, {
+          user_id: order.userId,
+          order_id: order.providerOrderId,
+          provider: providerName,
+          kind: input.kind,
+          amount,
+          refunded_total: refundedTotal,
+          currency: order.currency,
+          status,
+          refunded_at: now.toISOString(),
+        });
         if (input.kind === "reversal") await suspensions.suspend(tx, order.userId, "chargeback");
         return true;
       });

@@ -34,7 +34,14 @@ export type ErrorCode =
   | "account_suspended"
   | "email_unverified"
   | "deletion_refused"
-  | "step_up_required";
+  | "step_up_required"
+  | "invalid_key"
+  | "invalid_token"
+  | "device_limit"
+  | "device_reset_cooldown"
+  | "entitlement_inactive"
+  | "download_link_invalid"
+  | "range_not_satisfiable";
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400,
@@ -67,6 +74,13 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   email_unverified: 403,
   deletion_refused: 409,
   step_up_required: 403,
+  invalid_key: 403,
+  invalid_token: 401,
+  device_limit: 409,
+  device_reset_cooldown: 409,
+  entitlement_inactive: 403,
+  download_link_invalid: 403,
+  range_not_satisfiable: 416,
 };
 
 export class DomainError extends Error {

@@ -7,6 +7,8 @@ import type { Db, Tx } from "../../db/client.ts";
 import { subscriptions, users } from "../../db/schema/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
+import { WEBHOOK_EVENTS, type GameStatus } from "../../db/schema/index.ts";
+import { subscriptionEventData, type Outbox } from "../webhooks/outbox.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -37,6 +39,8 @@ export type Subscription = {
   freezeBlock: FreezeBlock;
   /** When a running freeze ends by itself. */
   freezeEndsAt: Date | null;
+  /** The pass's licence key (docs/product/delivery.md#licences). */
+  licenceKey: string;
 };
 
 export type Subscriptions = ReturnType<typeof createSubscriptions>;
@@ -56,16 +60,24 @@ export function afterPurchase(subscription: Pick<Subscription, "state" | "expire
   return { state: "active", expiresAt: new Date(from + added) };
 }
 
+/** Game statuses under which no pass of the game entitles (docs/product/delivery.md#entitlement). */
+const UNPLAYABLE: ReadonlySet<GameStatus> = new Set(["detected", "maintenance"]);
+
 /**
- * Whether a pass lets its owner play (docs/product/data.md#subscription-states): it is active and the account is not
- * suspended. (The game's own status joins this rule with the delivery work.)
+ * Whether a pass lets its owner play (docs/product/data.md#subscription-states): it is active, the game is neither
+ * `detected` nor `maintenance`, and the account is not suspended.
  */
-export function isEntitled(subscription: Pick<Subscription, "state">, account: { suspendedAt: Date | null }): boolean {
-  return subscription.state === "active" && account.suspendedAt === null;
+export function isEntitled(subscription: Pick<Subscription, "state">, account: { suspendedAt: Date | null }, gameStatus: GameStatus = "working"): boolean {
+  return subscription.state === "active" && account.suspendedAt === null && !UNPLAYABLE.has(gameStatus);
 }
 
-export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays: number; freezeCooldownDays: number }) {
-  const { db, clock, freezeMaxDays, freezeCooldownDays } = deps;
+export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays: number; freezeCooldownDays: number; outbox?: Outbox }) {
+  const { db, clock, freezeMaxDays, freezeCooldownDays, outbox } = deps;
+
+  /** Tells the webhooks of a changed pass, inside the transaction of the change (docs/product/delivery.md#webhooks). */
+  async function changed(tx: Tx, row: Row, now = clock.now()): Promise<void> {
+    await outbox?.emit(tx, WEBHOOK_EVENTS.subscriptionUpdated, row.userId, subscriptionEventData(row.userId, view(row, now)));
+  }
 
   function stateOf(row: Row, now: Date): SubscriptionState {
     if (row.frozenLength > 0) return "frozen"; // a frozen subscription never reads as expired
@@ -96,6 +108,7 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
       canFreeze: block === null,
       freezeBlock: block,
       freezeEndsAt: row.frozenAt ? new Date(row.frozenAt.getTime() + freezeMaxDays * DAY_MS) : null,
+      licenceKey: row.licenceKey,
     };
   }
 
@@ -150,7 +163,7 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
       const now = clock.now();
       const seconds = days * 86_400;
       const nowIso = now.toISOString();
-      await tx
+      const [row] = await tx
         .insert(subscriptions)
         .values({ userId, cheatId, expiresAt: new Date(now.getTime() + seconds * 1000), createdAt: now, updatedAt: now })
         .onConflictDoUpdate({
@@ -164,7 +177,9 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
             expiryNotifiedAt: null,
             updatedAt: now,
           },
-        });
+        })
+        .returning();
+      await changed(tx, row!, now);
     },
 
     /**
@@ -181,18 +196,22 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
       if (row.frozenLength > 0) {
         const removed = Math.min(wanted, row.frozenLength);
         const left = row.frozenLength - removed;
-        await tx
+        const [updated] = await tx
           .update(subscriptions)
           .set(left > 0 ? { frozenLength: left, updatedAt: now } : { frozenLength: 0, frozenAt: null, expiresAt: now, updatedAt: now })
-          .where(eq(subscriptions.id, row.id));
+          .where(eq(subscriptions.id, row.id))
+          .returning();
+        if (removed > 0) await changed(tx, updated!, now);
         return removed;
       }
       const left = Math.max(0, Math.floor((row.expiresAt.getTime() - now.getTime()) / 1000));
       const removed = Math.min(wanted, left);
-      await tx
+      const [updated] = await tx
         .update(subscriptions)
         .set({ expiresAt: new Date(row.expiresAt.getTime() - removed * 1000), updatedAt: now })
-        .where(eq(subscriptions.id, row.id));
+        .where(eq(subscriptions.id, row.id))
+        .returning();
+      if (removed > 0) await changed(tx, updated!, now);
       return removed;
     },
 
@@ -204,10 +223,12 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
         if (block) throw new DomainError("freeze_not_allowed", `subscription.block.${block}`, { reason: block });
         const seconds = Math.floor((row!.expiresAt.getTime() - now.getTime()) / 1000);
         if (seconds <= 0) throw new DomainError("freeze_not_allowed", "subscription.block.expired", { reason: "expired" });
-        await tx
+        const [updated] = await tx
           .update(subscriptions)
           .set({ frozenLength: seconds, frozenAt: now, freezeCount: sql`${subscriptions.freezeCount} + 1`, updatedAt: now })
-          .where(eq(subscriptions.id, row!.id));
+          .where(eq(subscriptions.id, row!.id))
+          .returning();
+        await changed(tx, updated!, now);
         return (await rowsOf(userId, tx)).map((r) => view(r, now));
       });
     },
@@ -217,7 +238,8 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
         const now = clock.now();
         const row = await lockRow(tx, userId, cheatId);
         if (!row || row.frozenLength === 0) throw new DomainError("conflict", "subscription.notFrozen");
-        await tx.update(subscriptions).set(unfrozenValues(row, now)).where(eq(subscriptions.id, row.id));
+        const [updated] = await tx.update(subscriptions).set(unfrozenValues(row, now)).where(eq(subscriptions.id, row.id)).returning();
+        await changed(tx, updated!, now);
         return (await rowsOf(userId, tx)).map((r) => view(r, now));
       });
     },
@@ -237,7 +259,8 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
           .for("update", { skipLocked: true });
         for (const row of due) {
           const end = new Date(row.frozenAt!.getTime() + freezeMaxDays * DAY_MS);
-          await tx.update(subscriptions).set(unfrozenValues(row, end)).where(eq(subscriptions.id, row.id));
+          const [updated] = await tx.update(subscriptions).set(unfrozenValues(row, end)).where(eq(subscriptions.id, row.id)).returning();
+          await changed(tx, updated!);
         }
         return due.map((row) => ({ userId: row.userId, cheatId: row.cheatId }));
       });

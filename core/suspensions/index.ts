@@ -8,6 +8,8 @@ import type { Tx } from "../../db/client.ts";
 import { users } from "../../db/schema/index.ts";
 import type { Sessions } from "../sessions/index.ts";
 import type { Clock } from "../shared/clock.ts";
+import type { Outbox } from "../webhooks/outbox.ts";
+import { WEBHOOK_EVENTS } from "../../db/schema/index.ts";
 
 export type SuspensionReason = "chargeback" | "operator";
 
@@ -17,7 +19,7 @@ export function isSuspended(user: { suspendedAt: Date | null }): boolean {
 
 export type Suspensions = ReturnType<typeof createSuspensions>;
 
-export function createSuspensions({ sessions, clock }: { sessions: Sessions; clock: Clock }) {
+export function createSuspensions({ sessions, clock, outbox }: { sessions: Sessions; clock: Clock; outbox?: Outbox }) {
   return {
     /**
      * Suspends the user inside the caller's transaction and ends every session of theirs. Returns
@@ -31,6 +33,7 @@ export function createSuspensions({ sessions, clock }: { sessions: Sessions; clo
         .where(and(eq(users.id, userId), isNull(users.suspendedAt)))
         .returning({ id: users.id });
       await sessions.revokeAll(userId, undefined, tx);
+      if (rows.length === 1) await outbox?.emit(tx, WEBHOOK_EVENTS.userSuspended, userId, { user_id: userId, reason, suspended_at: now.toISOString() });
       return rows.length === 1;
     },
   };

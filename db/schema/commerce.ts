@@ -37,11 +37,21 @@ export const subscriptions = pgTable(
     unfrozenDate: timestamp("unfrozen_date", { withTimezone: true }),
     expiryNotifiedAt: timestamp("expiry_notified_at", { withTimezone: true }),
     freezeCount: integer("freeze_count").notNull().default(0),
+    /**
+     * The licence key of this pass (docs/product/delivery.md#licences): made by the database for every new row, so
+     * every path that starts a pass gives it one; regenerating sets it to a new default.
+     */
+    licenceKey: text("licence_key")
+      .notNull()
+      .default(sql`upper(gen_random_uuid()::text)`),
+    /** When the buyer last cleared the pass's devices (once per DEVICE_RESET_COOLDOWN_DAYS). */
+    devicesResetAt: timestamp("devices_reset_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     unique("subscriptions_user_cheat").on(t.userId, t.cheatId),
+    unique("subscriptions_licence_key").on(t.licenceKey),
     check("subscriptions_frozen_length", sql`${t.frozenLength} >= 0`),
     check("subscriptions_frozen_consistent", sql`(${t.frozenLength} > 0) = (${t.frozenAt} is not null)`),
     index("subscriptions_expires").on(t.expiresAt),

@@ -7,3 +7,4 @@ export * from "./receipts.ts";
 export * from "./routing.ts";
 export * from "./content.ts";
 export * from "./admin.ts";
+export * from "./delivery.ts";

@@ -6,6 +6,7 @@ import { accountRoutes } from "./accounts.ts";
 import { isApiPath } from "./paths.ts";
 import { commerceRoutes } from "./commerce.ts";
 import { adminRoutes } from "./admin.ts";
+import { deliveryRoutes } from "./delivery.ts";
 import { bearerToken } from "../middleware/session.ts";
 import { emailPreferencesDto, userDto } from "./wire/accounts.ts";
 import { productDto, subscriptionsDto, transactionDto } from "./wire/commerce.ts";
@@ -25,6 +26,7 @@ export function apiRoutes() {
   api.route("/", accountRoutes());
   api.route("/", commerceRoutes());
   api.route("/", adminRoutes());
+  api.route("/", deliveryRoutes());
 
   api.get("/v2/web/frontend/data", async (c) => {
     const { services, info } = { services: c.get("services"), info: c.get("info") };

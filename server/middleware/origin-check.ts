@@ -3,13 +3,15 @@
 import type { MiddlewareHandler } from "hono";
 import { DomainError } from "../../core/shared/errors.ts";
 import type { HonoEnv } from "../context.ts";
+import { isClientPath } from "../api/paths.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export function originCheck(publicUrl: string): MiddlewareHandler<HonoEnv> {
   const ownOrigin = new URL(publicUrl).origin;
   return async (c, next) => {
-    if (SAFE_METHODS.has(c.req.method)) return next();
+    // The game client's calls ride on no cookie: nothing ambient to protect (docs/product/delivery.md#client-api).
+    if (SAFE_METHODS.has(c.req.method) || isClientPath(c.req.path)) return next();
     const hasCookies = Boolean(c.req.header("cookie"));
     const origin = c.req.header("origin");
     const fetchSite = c.req.header("sec-fetch-site");

@@ -20,8 +20,11 @@ export function bearerToken(c: Context<HonoEnv>): string | undefined {
   return match?.[1];
 }
 
-/** Files that never depend on who asks: no session lookup. */
-const STATIC_PATH = /^\/(assets\/|_i18n\/|healthz$|readyz$|favicon\.svg$)/;
+/**
+ * Files that never depend on who asks, the game client's calls (their Bearer token is no session)
+ * and signed downloads (the link names its buyer): no session lookup.
+ */
+const STATIC_PATH = /^\/(assets\/|_i18n\/|healthz$|readyz$|favicon\.svg$|v2\/client\/|v2\/download\/)/;
 
 export function session(): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {

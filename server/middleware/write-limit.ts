@@ -7,14 +7,15 @@
 import type { MiddlewareHandler } from "hono";
 import { addressKey, type Rule } from "../../core/ratelimit/index.ts";
 import { DomainError } from "../../core/shared/errors.ts";
-import { isApiPath } from "../api/paths.ts";
+import { isApiPath, isClientPath } from "../api/paths.ts";
 import type { HonoEnv } from "../context.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export function writeLimit(): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
-    if (SAFE_METHODS.has(c.req.method)) return next();
+    // The game client's calls have limits of their own (docs/product/delivery.md#client-api).
+    if (SAFE_METHODS.has(c.req.method) || isClientPath(c.req.path)) return next();
     const { settings, limiter } = c.get("services");
     const info = c.get("info");
     const counters: [string, Rule][] = [];

@@ -1,6 +1,7 @@
 // The whole shop in-process: real settings parsing, real database, real app; requests go through
 // app.request() without a socket.
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { Logger } from "pino";
 import { afterAll, beforeAll } from "vitest";
@@ -39,7 +40,10 @@ export async function startTestApp(
   } = {},
 ): Promise<TestApp & { stop(): Promise<void> }> {
   const database = await createTestDatabase();
+  // Uploaded builds (and the development data's stand-in builds) go to a folder of this app's own.
+  const storage = mkdtempSync(path.join(os.tmpdir(), "shop-files-"));
   const settings = loadSettings({
+    STORAGE_DIR: storage,
     NODE_ENV: "test",
     DATABASE_URL: options.databaseUrl ? await options.databaseUrl(database.url) : database.url,
     PUBLIC_URL: TEST_ORIGIN,
@@ -61,6 +65,7 @@ export async function startTestApp(
       await services.redis?.quit().catch(() => services.redis?.disconnect());
       await services.database.close();
       await database.drop();
+      rmSync(storage, { recursive: true, force: true });
     },
   };
 }

@@ -73,7 +73,7 @@ export type Shop = TestApp & {
   smtp: TestSmtpServer;
   recaptcha: TestRecaptchaServer;
   paypal: PayPalKit;
-  call(method: "GET" | "POST", path: string, options?: CallOptions): Promise<Reply>;
+  call(method: "GET" | "POST" | "DELETE", path: string, options?: CallOptions): Promise<Reply>;
   /** Every response body this file received, for the no-stack-trace check. */
   bodies: string[];
 };

@@ -18,6 +18,7 @@ const PATHS = {
   gift: "M20 12v9H4v-9 M2 7h20v5H2z M12 22V7 M12 7H7.5a2.5 2.5 0 110-5C11 2 12 7 12 7z M12 7h4.5a2.5 2.5 0 100-5C13 2 12 7 12 7z",
   menu: "M4 6h16 M4 12h16 M4 18h16",
   bell: "M18 8a6 6 0 10-12 0c0 7-3 9-3 9h18s-3-2-3-9 M13.7 21a2 2 0 01-3.4 0",
+  download: "M12 3v12 M7 10l5 5 5-5 M4 20h16",
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -1,8 +1,7 @@
 // /{game}/profile/referral: the user's referral link (docs/product/money.md#referrals) with a copy button where
 // JavaScript runs (the link stays selectable in a read-only field without it), and what it earned.
-import { useEffect, useRef, useState } from "react";
 import { Card } from "../../components/ui/primitives.tsx";
-import { Icon } from "../../components/ui/icons.tsx";
+import { CopyField } from "../../components/copy-field.tsx";
 import { useLangTag, useLocale, useT } from "../../lib/i18n.tsx";
 import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
@@ -32,7 +31,11 @@ export default function Referral({ loaderData: { referral, currency } }: Route.C
       <p className="muted">{t("referral.lead", { percent: referral.percent })}</p>
       <Card as="section" className="referral-card">
         <h2 className="h3">{t("referral.link")}</h2>
-        <CopyField value={referral.link} />
+        <CopyField
+          id="referral-link"
+          value={referral.link}
+          texts={{ label: t("referral.link"), copy: t("referral.copy"), copied: t("referral.copied"), failed: t("referral.copyFailed") }}
+        />
         <p className="muted small">{t("referral.code", { code: referral.code })}</p>
       </Card>
       <div className="grid stats-grid">
@@ -58,46 +61,5 @@ export default function Referral({ loaderData: { referral, currency } }: Route.C
         </ol>
       </Card>
     </section>
-  );
-}
-
-/** The link in a read-only field; the copy button appears once JavaScript runs (it needs the clipboard). */
-function CopyField({ value }: { value: string }) {
-  const t = useT();
-  const input = useRef<HTMLInputElement>(null);
-  const [canCopy, setCanCopy] = useState(false);
-  const [copied, setCopied] = useState<"yes" | "no" | null>(null);
-  useEffect(() => setCanCopy(typeof navigator !== "undefined" && Boolean(navigator.clipboard)), []);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(null), 2500);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied("yes");
-    } catch {
-      input.current?.select();
-      setCopied("no");
-    }
-  }
-
-  return (
-    <div className="copy-field">
-      <label htmlFor="referral-link" className="visually-hidden">{t("referral.link")}</label>
-      <input id="referral-link" ref={input} type="text" value={value} readOnly onFocus={(e) => e.currentTarget.select()} />
-      {canCopy && (
-        <button type="button" className="btn btn-primary" onClick={copy}>
-          <Icon name={copied === "yes" ? "check" : "arrowRight"} size={18} />
-          {copied === "yes" ? t("referral.copied") : t("referral.copy")}
-        </button>
-      )}
-      <span className="visually-hidden" role="status">
-        {copied === "yes" ? t("referral.copied") : copied === "no" ? t("referral.copyFailed") : ""}
-      </span>
-      {copied === "no" && <p className="field-hint">{t("referral.copyFailed")}</p>}
-    </div>
   );
 }

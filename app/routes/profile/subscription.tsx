@@ -1,8 +1,9 @@
 // /{game}/profile/subscription: the game's subscription (docs/product/data.md#subscription-states: active, frozen, expired), freeze
-// and unfreeze (intent forms: a plain POST without JavaScript, a fetcher with it), and the game's
-// products for the visitor's shopping area with links to the payment page.
+// and unfreeze (intent forms: a plain POST without JavaScript, a fetcher with it), the licence key,
+// its devices and the download (docs/product/delivery.md: regenerate and clear are plain posts of
+// this action), and the game's products for the visitor's shopping area with links to the payment page.
 import { useEffect } from "react";
-import { redirect, useFetcher, useLocation } from "react-router";
+import { redirect, useActionData, useFetcher, useLocation } from "react-router";
 import { z } from "zod";
 import { DomainError } from "../../../core/shared/errors.ts";
 import type { Subscription as SubscriptionData } from "../../../core/subscriptions/index.ts";
@@ -12,29 +13,47 @@ import { FormMessage, Notice, messagesOf } from "../../components/forms.tsx";
 import { notificationForStatus, useNotifications } from "../../components/notifications.tsx";
 import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx";
 import { PlanGrid } from "../../components/plans.tsx";
-import { useT } from "../../lib/i18n.tsx";
+import { DownloadCard, LicenceCard } from "../../components/delivery.tsx";
+import { useLangTag, useLocale, useT } from "../../lib/i18n.tsx";
+import { useHref } from "../../lib/paths.ts";
 import { useFormatDate } from "../../lib/dates.ts";
+import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { readSubmission, refuse } from "../../lib/forms.server.ts";
 import type { Route } from "./+types/subscription.ts";
 
-const NOTICES = ["frozen", "unfrozen", "purchased"] as const;
+const NOTICES = ["frozen", "unfrozen", "purchased", "regenerated", "cleared"] as const;
 
-/** The page's two forms, one at a time: the pass is running or frozen. */
-const FreezeForms = z.discriminatedUnion("intent", [z.object({ intent: z.literal("freeze") }), z.object({ intent: z.literal("unfreeze") })]);
+/** The page's forms: freeze or unfreeze the pass; regenerate the licence key, clear its devices. */
+const PageForms = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("freeze") }),
+  z.object({ intent: z.literal("unfreeze") }),
+  z.object({ intent: z.literal("regenerate") }),
+  z.object({ intent: z.literal("clear") }),
+]);
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { auth, game } = requireProfile(context, request, params);
   const { t, services, shoppingArea } = context;
   const subscription = await services.subscriptions.forCheat(auth.user.id, game.id);
   const notice = new URL(request.url).searchParams.get("notice");
+  const [licence, build] = await Promise.all([subscription ? services.licences.forCheat(auth.user.id, game.id) : null, services.builds.latest(game.id)]);
   return {
     game: { slug: game.slug, name: game.name },
     subscription,
     products: services.catalog.productsFor(game.id, shoppingArea).map(({ id, days, price, currency }) => ({ id, days, price, currency })),
     freeze: { maxDays: services.settings.FREEZE_MAX_DAYS, cooldownDays: services.settings.FREEZE_COOLDOWN_DAYS },
     notice: NOTICES.find((n) => n === notice) ?? null,
+    licence,
+    resetDays: services.settings.DEVICE_RESET_COOLDOWN_DAYS,
+    download: {
+      build,
+      holdsPass: subscription !== null && subscription.state !== "expired",
+      // Same origin as the page: the session cookie signs the request for a fresh signed link.
+      href: `/v2/web/user/downloads/latest?cheat_id=${game.id}`,
+      linkMinutes: Math.max(1, Math.round(services.settings.DOWNLOAD_LINK_SECONDS / 60)),
+    },
     meta: { title: t("sub.title", { game: game.name }), description: t("sub.title", { game: game.name }) },
   };
 }
@@ -43,17 +62,25 @@ export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { auth, game } = requireProfile(context, request, params);
-  const submission = await readSubmission(context, request, FreezeForms);
+  const submission = await readSubmission(context, request, PageForms);
   if (submission.status !== "success") return refuse(context, submission);
-  const { subscriptions, logger } = context.services;
+  const { subscriptions, licences, logger } = context.services;
   const back = (notice: string) => `${selfPath(request, false)}?notice=${notice}`;
   try {
-    if (submission.value.intent === "freeze") {
-      await subscriptions.freeze(auth.user.id, game.id);
-      return redirect(back("frozen"));
+    switch (submission.value.intent) {
+      case "freeze":
+        await subscriptions.freeze(auth.user.id, game.id);
+        return redirect(back("frozen"));
+      case "unfreeze":
+        await subscriptions.unfreeze(auth.user.id, game.id);
+        return redirect(back("unfrozen"));
+      case "regenerate":
+        await licences.regenerate(auth.user.id, game.id);
+        return redirect(back("regenerated"));
+      case "clear":
+        await licences.clearDevices(auth.user.id, game.id);
+        return redirect(back("cleared"));
     }
-    await subscriptions.unfreeze(auth.user.id, game.id);
-    return redirect(back("unfrozen"));
   } catch (error) {
     // Any failure is answered as the form's refusal, with its status, so that a fetcher shows the
     // notification (docs/product/routes.md#failed-calls-in-the-browser) instead of the error page.
@@ -64,8 +91,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function Subscription({ loaderData }: Route.ComponentProps) {
   const formatDate = useFormatDate();
-  const { game, subscription: sub, products, freeze, notice } = loaderData;
+  const { game, subscription: sub, products, freeze, notice, licence, resetDays, download } = loaderData;
   const t = useT();
+  const locale = useLocale();
+  const langTag = useLangTag();
+  // A refused licence form (a plain post, not the freeze fetcher): its message above the card.
+  const refused = useActionData<typeof action>();
+  const licenceRefusal = refused && (refused.intent === "regenerate" || refused.intent === "clear") ? messagesOf(refused.result) : undefined;
+  const href = useHref();
   const state = sub?.state ?? "none";
   return (
     <section aria-labelledby="sub-title" className="commerce">
@@ -126,6 +159,10 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
           {t("sub.freezeRules", { max: freeze.maxDays, cooldown: freeze.cooldownDays })}
         </p>
       </Card>
+
+      <FormMessage errors={licenceRefusal} />
+      {licence && <LicenceCard licence={licence} game={game.name} resetDays={resetDays} t={t} />}
+      <DownloadCard {...download} langTag={langTag} t={t} />
 
       <section aria-labelledby="plans-title">
         <h2 id="plans-title" className="h3">{sub && sub.state !== "expired" ? t("sub.plans.extend") : t("sub.plans.buy")}</h2>

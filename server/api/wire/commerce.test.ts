@@ -61,6 +61,7 @@ const active: Subscription = {
   canFreeze: false,
   freezeBlock: "cooldown",
   freezeEndsAt: null,
+  licenceKey: "316FE092-4B79-46C8-B529-3E72A1FF4D07",
 };
 
 /** Every key at any depth of a JSON value. */
@@ -95,7 +96,7 @@ describe("the commerce wire format", () => {
     expect(transactionDto(toTransaction({ ...row, type: "topup", amount: 500, products: [] }))).toMatchObject({ products: [], product_id: null, product: null });
   });
 
-  it("a subscription: the spec's names (frozen_length, next_froze_date, unfrozen_date) and null dates as null", () => {
+  it("a subscription: the spec's names (frozen_length, next_froze_date, unfrozen_date), null dates as null, and its licence_key", () => {
     expect(subscriptionDto(active)).toEqual({
       cheat_id: dota2.id,
       expires_at: "2026-04-14T17:30:05.000Z",
@@ -108,6 +109,7 @@ describe("the commerce wire format", () => {
       can_freeze: false,
       freeze_block: "cooldown",
       freeze_ends_at: null,
+      licence_key: "316FE092-4B79-46C8-B529-3E72A1FF4D07",
     });
     const frozen: Subscription = { ...active, state: "frozen", frozenLength: 3600, frozenAt: at("2026-03-16T00:00:00.000Z"), freezeEndsAt: at("2026-04-15T00:00:00.000Z"), freezeBlock: "frozen" };
     expect(subscriptionDto(frozen)).toMatchObject({ frozen_length: 3600, frozen_at: "2026-03-16T00:00:00.000Z", freeze_ends_at: "2026-04-15T00:00:00.000Z", state: "frozen" });

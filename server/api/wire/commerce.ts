@@ -100,6 +100,8 @@ export type SubscriptionDto = {
   can_freeze: boolean;
   freeze_block: FreezeBlock;
   freeze_ends_at: string | null;
+  /** docs/product/delivery.md#licences: carried in every subscription object of the API. */
+  licence_key: string;
 };
 
 export function subscriptionDto(subscription: Subscription): SubscriptionDto {
@@ -115,6 +117,7 @@ export function subscriptionDto(subscription: Subscription): SubscriptionDto {
     can_freeze: subscription.canFreeze,
     freeze_block: subscription.freezeBlock,
     freeze_ends_at: isoOrNull(subscription.freezeEndsAt),
+    licence_key: subscription.licenceKey,
   };
 }
 
