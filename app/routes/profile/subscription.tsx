@@ -14,10 +14,8 @@ import { notificationForStatus, useNotifications } from "../../components/notifi
 import { SubscriptionBadge, formatDuration } from "../../components/commerce.tsx";
 import { PlanGrid } from "../../components/plans.tsx";
 import { DownloadCard, LicenceCard } from "../../components/delivery.tsx";
-import { useLangTag, useLocale, useT } from "../../lib/i18n.tsx";
-import { useHref } from "../../lib/paths.ts";
+import { useLangTag, useT } from "../../lib/i18n.tsx";
 import { useFormatDate } from "../../lib/dates.ts";
-import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import { readSubmission, refuse } from "../../lib/forms.server.ts";
@@ -93,12 +91,10 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
   const formatDate = useFormatDate();
   const { game, subscription: sub, products, freeze, notice, licence, resetDays, download } = loaderData;
   const t = useT();
-  const locale = useLocale();
   const langTag = useLangTag();
   // A refused licence form (a plain post, not the freeze fetcher): its message above the card.
   const refused = useActionData<typeof action>();
   const licenceRefusal = refused && (refused.intent === "regenerate" || refused.intent === "clear") ? messagesOf(refused.result) : undefined;
-  const href = useHref();
   const state = sub?.state ?? "none";
   return (
     <section aria-labelledby="sub-title" className="commerce">
