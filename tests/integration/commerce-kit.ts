@@ -11,6 +11,8 @@ import type { SubscriptionDto } from "../../server/api/wire/commerce.ts";
 import { startTestApp, type TestApp } from "../kit/app.ts";
 import { startPayPalKit, type PayPalKit } from "../kit/paypal.ts";
 import { startSmtpServer, type TestSmtpServer } from "../kit/smtp.ts";
+import { forgetWelcomeMail, verifyEmail } from "../kit/verification.ts";
+import type { Locale } from "../../i18n/locales.ts";
 
 export const PASSWORD = "Quartz-Lantern-42";
 
@@ -105,11 +107,14 @@ export function uniqueEmail(tag = "buyer"): string {
 
 /**
  * Registers a user over HTTP (optionally referred by a referral code, from a visitor id `t`, and
- * from a client address, which counts when the shop runs with TRUST_PROXY) and signs them in.
+ * from a client address, which counts when the shop runs with TRUST_PROXY) and signs them in. The
+ * address is then verified by the welcome mail's link, as a buyer does before giving days away
+ * (docs/product/accounts.md#verified-addresses), unless `verified: false`; the welcome mail is
+ * not among the mails the loopback SMTP server keeps for the test.
  */
 export async function register(
   shop: CommerceShop,
-  options: { tag?: string; referrer?: string; balance?: number; t?: string; ip?: string; lang?: string } = {},
+  options: { tag?: string; referrer?: string; balance?: number; t?: string; ip?: string; lang?: string; verified?: boolean } = {},
 ): Promise<User> {
   const tag = options.tag ?? "buyer";
   const email = uniqueEmail(tag);
@@ -124,6 +129,8 @@ export async function register(
   const me = await shop.call("GET", "/v2/web/user/me", { token });
   expect(me.status, me.text).toBe(200);
   const user = { id: me.body.user.id as number, email, username, token };
+  if (options.verified !== false) await verifyEmail(shop, email);
+  if ("smtp" in shop) await forgetWelcomeMail(shop, shop.smtp, email, shop.services.catalogs.t((options.lang ?? "en") as Locale)("mail.welcome.subject"));
   if (options.balance) await topUp(shop, user.id, options.balance);
   return user;
 }

@@ -5,18 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { formatDate, formatMoney } from "../../i18n/format.ts";
 import { GAMES, PRODUCTS, register, topUp, useCommerceShop, type User } from "./commerce-kit.ts";
+import { pageText } from "../kit/html.ts";
 
 const shop = useCommerceShop({ pages: true });
 const origin = () => shop.services.settings.PUBLIC_URL;
 
-const textOf = (html: string) =>
-  html
-    .replace(/<script[\s\S]*?<\/script>/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
+const textOf = pageText;
 
 async function page(user: User, path: string): Promise<{ status: number; text: string }> {
   const res = await shop.request(path, { headers: { cookie: `access_token=${user.token}` }, redirect: "manual" });

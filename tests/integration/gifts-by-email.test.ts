@@ -9,6 +9,7 @@ import { gifts } from "../../db/schema/index.ts";
 import { GIFT_CODE } from "../../core/gifts/gift-code.ts";
 import { GAMES, PASSWORD, PRODUCTS, balanceOf, expectConsistentLedger, register, subscriptionOf, subscriptionsOf, topUp, uniqueEmail, useCommerceShop, type User } from "./commerce-kit.ts";
 import { TEST_ORIGIN } from "../kit/app.ts";
+import { forgetWelcomeMail, verifyEmail } from "../kit/verification.ts";
 
 // The mail limit at its default (the commerce kit lifts it for the parallel tests).
 const shop = useCommerceShop({ smtp: true, env: { RATE_MAIL_USER: "5/1h" } });
@@ -32,6 +33,8 @@ async function anonymous(balance: number): Promise<User> {
   expect(reply.status, reply.text).toBe(200);
   const me = await shop.call("GET", "/v2/web/user/me", { token: reply.body.token });
   const user = { id: me.body.user.id as number, email, username: "", token: reply.body.token as string };
+  await verifyEmail(shop, email);
+  await forgetWelcomeMail(shop, shop.smtp, email, t("mail.welcome.subject"));
   await topUp(shop, user.id, balance);
   return user;
 }
