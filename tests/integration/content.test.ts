@@ -30,7 +30,7 @@ describe("the demo games' texts", () => {
       const content = shop.services.catalog.gameContent(game.id, locale)!;
       expect(content.locale, `${game.slug} ${locale}`).toBe(locale);
       expect(content.name).toBe(game.name);
-      expect(content.description.length).toBeGreaterThan(100);
+      expect(content.description.length).toBeGreaterThan(60);
       expect(content.features).toHaveLength(5);
       expect(content.requirements.length).toBeGreaterThanOrEqual(4);
       expect(content.modes.length).toBeGreaterThanOrEqual(3);
