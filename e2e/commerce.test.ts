@@ -16,6 +16,7 @@ import { LANG_TAG } from "../i18n/locales.ts";
 import { createTranslate } from "../i18n/translate.ts";
 import { screenshot, useBrowser } from "./fixtures/browser.ts";
 import { tickRecaptcha } from "./fixtures/recaptcha.ts";
+import { confirmAddress } from "./fixtures/mail.ts";
 import { DEMO } from "../db/seed.ts";
 
 const session = useBrowser();
@@ -123,6 +124,9 @@ describe.each([
       await page.goto(profile);
     } else {
       await register(page, buyerEmail);
+      // Gifts need a confirmed address (docs/product/accounts.md#verified-addresses): the welcome mail's link.
+      await confirmAddress(page, buyerEmail);
+      await page.goto(profile);
     }
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(tr("profile.overview.title", { game: GAME.name }));
     await expect.poll(() => page.locator(".stat-small").innerText()).toBe(buyerEmail);
@@ -174,7 +178,9 @@ describe.each([
     await expect.poll(() => plan.count()).toBe(1);
     const price = minorOf(await plan.locator(".plan-price").innerText());
     expect(price).toBeLessThanOrEqual(afterTopup);
-    await plan.getByRole("link", { name: t["game.product.buy"], exact: true }).click();
+    // A holder extends, a newcomer buys: the card's one link says which, and for how many days.
+    const action = expiryBefore === undefined ? tr("game.product.buyLabel", { days: days(30) }) : tr("game.product.extendLabel", { days: days(30) });
+    await plan.getByRole("link", { name: action, exact: true }).click();
 
     await page.waitForURL(url(new RegExp(`${escape(profile)}/payment\\?product=\\d+`)));
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["payment.heading"]);
@@ -183,6 +189,11 @@ describe.each([
     expect(await fact(page, t["balance.current"]!).innerText()).toBe(money(afterTopup));
     const effect = expiryBefore === undefined ? t["payment.startsNow"]! : tr("payment.extends", { date: shownDate(expiryBefore) });
     expect(await page.locator(".checkout-effect > span").last().innerText()).toBe(effect);
+    // Before paying: the new end of the pass and the balance after paying from it.
+    const newEnd = await page.getByTestId("new-end").innerText();
+    if (expiryBefore !== undefined) expect(newEnd).toBe(shownDate(expiryBefore + 30 * DAY));
+    else expectShownBetween(newEnd, Date.now() - 2 * MINUTE + 30 * DAY, Date.now() + 30 * DAY, "the new end shown before paying");
+    expect(await page.getByTestId("balance-after").innerText()).toBe(money(afterTopup - price));
     await shot(page, "05-payment");
     const boughtFrom = Date.now();
     await page.getByRole("button", { name: tr("payment.fromBalance", { price: money(price) }), exact: true }).click();

@@ -109,7 +109,12 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
     app.get("/assets/*", (c) => c.text("Not Found", 404));
     // Illustrations of the catalogue and pages (public/media/, docs/product/data.md#game-content): stable
     // names that operators' texts point to, so cached for a day rather than forever.
-    app.use("/media/*", serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=86400") }));
+    // (serveStatic's onFound runs after it made the response, too late for a header: set it on the way out.)
+    app.use("/media/*", async (c, next) => {
+      await next();
+      if (c.res.status === 200) c.res.headers.set("Cache-Control", "public, max-age=86400");
+    });
+    app.use("/media/*", serveStatic({ root }));
     app.get("/media/*", (c) => c.text("Not Found", 404));
     app.get(
       "/favicon.svg",

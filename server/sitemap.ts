@@ -2,13 +2,16 @@
 // alternates in every language (hreflang, cn written zh-CN).
 import { LANG_TAG, LOCALES, localePath, type Locale } from "../i18n/locales.ts";
 import type { Services } from "./services.ts";
+import { SITE_PAGES } from "../core/content/index.ts";
 
 function escapeXml(value: string): string {
   return value.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
+/** The public pages: home, presentation, the site pages (docs/product/routes.md#legal-and-support-pages) and each listed game. */
 export function publicPaths(services: Services): string[] {
-  return ["/", "/presentation", ...services.catalog.cheats().map((c) => `/${c.slug}`)];
+  const games = services.catalog.cheats().filter((c) => c.visible);
+  return ["/", "/presentation", ...SITE_PAGES.map((slug) => `/${slug}`), ...games.map((c) => `/${c.slug}`)];
 }
 
 export function sitemapXml(services: Services, locale: Locale): string {

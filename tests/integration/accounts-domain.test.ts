@@ -11,7 +11,7 @@ import { PASSWORD, linksIn, mailsTo, registerUser, totpNow, uniqueEmail, uniqueI
 
 const shop = useShop({ smtp: true });
 
-const USER_KEYS = ["id", "email", "username", "balance", "owed", "currency", "twoFaEnabled", "pendingEmail", "referralCode", "createdAt"];
+const USER_KEYS = ["id", "email", "username", "balance", "owed", "currency", "twoFaEnabled", "pendingEmail", "emailVerified", "referralCode", "createdAt"];
 
 async function rowOf(id: number) {
   const [row] = await shop.services.db.select().from(users).where(eq(users.id, id));

@@ -47,7 +47,7 @@ describe("user/me and frontend/data", () => {
     expect(reply.status).toBe(200);
     expect(reply.headers.get("cache-control")).toBe("no-store");
     expect(Object.keys(reply.body.user).sort()).toEqual(
-      ["balance", "created_at", "currency", "email", "id", "owed", "pending_email", "referral_code", "two_fa_enabled", "username"].sort(),
+      ["balance", "created_at", "currency", "email", "email_verified", "id", "owed", "pending_email", "referral_code", "two_fa_enabled", "username"].sort(),
     );
     expect(reply.body.user).toMatchObject({ id: user.id, email: user.email, username, balance: 0, owed: 0, currency: "USD", two_fa_enabled: false, pending_email: null });
     expect(new Date(reply.body.user.created_at).toISOString()).toBe(reply.body.user.created_at);

@@ -6,18 +6,12 @@ import { describe, expect, it } from "vitest";
 import { systemClock } from "../../core/shared/clock.ts";
 import { formatDate, formatMoney } from "../../i18n/format.ts";
 import { GAMES, PRODUCTS, registerUser, topUp, useShop, type User } from "../kit/shop.ts";
+import { pageText } from "../kit/html.ts";
 
 const shop = useShop({ pages: true, clock: systemClock });
 const origin = () => shop.services.settings.PUBLIC_URL;
 
-const textOf = (html: string) =>
-  html
-    .replace(/<script[\s\S]*?<\/script>/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
+const textOf = pageText;
 
 async function page(user: User, path: string): Promise<{ status: number; text: string }> {
   const res = await shop.request(path, { headers: { cookie: `access_token=${user.token}` }, redirect: "manual" });

@@ -128,7 +128,8 @@ describe("sitemaps", () => {
     expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"');
     expect(xml).toContain(`<loc>${loc}</loc>`);
     expect(xml).toContain(`hreflang="zh-CN" href="${TEST_ORIGIN}/cn/minecraft"`);
-    expect(xml.match(/<url>/g)).toHaveLength(5);
+    // Home, presentation, the four site pages and the three games.
+    expect(xml.match(/<url>/g)).toHaveLength(9);
     expect(xml.match(/<url>/g)?.length).toBe(xml.match(/<\/url>/g)?.length);
   });
 

@@ -51,11 +51,16 @@ describe("purges", () => {
     expect((await shop.call("POST", "/auth/reset", { json: { email: user.email } })).status).toBe(200);
     await shop.services.background.drain();
     const codes = () => shop.services.db.select().from(oneTimeCodes).where(eq(oneTimeCodes.userId, user.id));
-    expect((await codes()).map((c) => c.purpose).sort()).toEqual(["password_reset", "sso_ticket"]);
+    // And the welcome mail's verification link, live for a week.
+    const purposes = async () => (await codes()).map((c) => c.purpose).sort();
+    expect(await purposes()).toEqual(["email_verify", "password_reset", "sso_ticket"]);
 
     await runJobsOnce(shop.services);
-    expect((await codes()).map((c) => c.purpose)).toEqual(["password_reset"]);
+    expect(await purposes()).toEqual(["email_verify", "password_reset"]);
     shop.clock.advance(2 * HOUR);
+    await runJobsOnce(shop.services);
+    expect(await purposes()).toEqual(["email_verify"]);
+    shop.clock.advance(7 * 24 * HOUR);
     await runJobsOnce(shop.services);
     expect(await codes()).toEqual([]);
   });

@@ -11,7 +11,7 @@ import type { Route } from "./+types/home.ts";
 export function loader({ context }: Route.LoaderArgs) {
   const { services, shoppingArea, t } = context;
   const { catalog } = services;
-  const games = catalog.cheats().map((cheat) => {
+  const games = catalog.cheats().filter((cheat) => cheat.visible).map((cheat) => {
     const prices = catalog.productsFor(cheat.id, shoppingArea).map((p) => p);
     const cheapest = prices.reduce<(typeof prices)[number] | undefined>((min, p) => (!min || p.price < min.price ? p : min), undefined);
     return { slug: cheat.slug, name: cheat.name, fromPrice: cheapest?.price, currency: cheapest?.currency };
