@@ -23,11 +23,9 @@ import { createTwoFactor } from "./two-factor.ts";
 
 export * from "./accounts.schema.ts";
 export type * from "./accounts.model.ts";
-export type { AccountLimits, AccountsDeps } from "./deps.ts";
+export type { AccountsDeps } from "./deps.ts";
 export { findUserByLogin } from "./accounts.store.ts";
-export { createRecaptcha, type Recaptcha } from "./recaptcha.ts";
-
-export type Accounts = ReturnType<typeof createAccounts>;
+export { createRecaptcha } from "./recaptcha.ts";
 
 export function createAccounts(deps: AccountsDeps) {
   const attempts = createAttempts(deps);

@@ -8,16 +8,14 @@ import { insertOutbox, listOutbox, markOutbox } from "./mail.store.ts";
 import { renderMail, type MailMessage, type RenderedMail } from "./templates.ts";
 import { createSmtpTransport } from "./transport.ts";
 
-export { listOutbox, purgeOutboxBodies, type OutboxEntry, type OutboxStatus } from "./mail.store.ts";
+export { listOutbox, purgeOutboxBodies } from "./mail.store.ts";
 export {
   MAIL_TEMPLATE_IDS,
   escapeHtml,
   type MailMessage,
-  type MailTemplateId,
   type MailTemplates,
   type RenderedMail,
 } from "./templates.ts";
-export { smtpOptions, SMTP_CONNECTION_TIMEOUT_MS } from "./transport.ts";
 
 /** The little of a pino logger that the mailer uses. */
 export type MailLogger = {

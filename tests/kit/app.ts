@@ -1,6 +1,5 @@
 // The whole shop in-process: real settings parsing, real database, real app; requests go through
 // app.request() without a socket.
-import { existsSync } from "node:fs";
 import path from "node:path";
 import type { Logger } from "pino";
 import { afterAll, beforeAll } from "vitest";
@@ -25,8 +24,6 @@ export type TestApp = {
  * origin through this constant, never by hand.
  */
 export const TEST_ORIGIN = "http://localhost";
-
-export const hasBuild = () => existsSync(path.join(BUILD_DIR, "server", "index.js"));
 
 export async function startTestApp(
   options: {
