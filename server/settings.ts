@@ -254,16 +254,3 @@ export function loadSettings(env: Record<string, string | undefined> = process.e
   const name = String(issue.path[0] ?? "environment");
   throw new SettingsError(`Invalid setting ${name}=${JSON.stringify(env[name] ?? "")}: ${issue.message}`);
 }
-
-/** The allow-list of settings that may reach the browser. */
-export function publicSettings(settings: Settings) {
-  return {
-    publicUrl: settings.PUBLIC_URL,
-    apiUrl: settings.PUBLIC_API_URL,
-    currency: settings.SHOP_CURRENCY,
-    recaptchaSiteKey: settings.RECAPTCHA_SITE_KEY,
-    topupMin: settings.TOPUP_MIN,
-    topupMax: settings.TOPUP_MAX,
-  };
-}
-export type PublicSettings = ReturnType<typeof publicSettings>;

@@ -25,9 +25,9 @@ import { createAccountDeletion } from "./account-deletion.ts";
 
 export * from "./accounts.schema.ts";
 export type * from "./accounts.model.ts";
-export type { AccountLimits, AccountsDeps } from "./deps.ts";
+export type { AccountsDeps } from "./deps.ts";
 export { findUserByLogin } from "./accounts.store.ts";
-export { createRecaptcha, type Recaptcha } from "./recaptcha.ts";
+export { createRecaptcha } from "./recaptcha.ts";
 export { allowsMarketing } from "./verification.ts";
 export { PENDING_ORDER_HOURS, deletedEmail, type DeletionBlock } from "./account-deletion.ts";
 

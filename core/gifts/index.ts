@@ -8,7 +8,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { gifts, users } from "../../db/schema/index.ts";
 import type { Locale } from "../../i18n/locales.ts";
-import { findUserByLogin } from "../accounts/accounts.store.ts";
+import { findUserByLogin } from "../accounts/index.ts";
 import { EmailSchema } from "../accounts/accounts.schema.ts";
 import type { RateLimiter, Rule } from "../ratelimit/index.ts";
 import { soldProduct, type Catalog } from "../catalog/index.ts";
@@ -39,7 +39,6 @@ export type GiftResult = { gift: Gift; balance: number; transaction: Transaction
 
 export type RedeemResult = { subscriptions: Subscription[]; gift: Gift };
 
-export type Gifts = ReturnType<typeof createGifts>;
 
 export function createGifts(deps: {
   db: Db;

@@ -18,11 +18,9 @@ export {
   type ReceiptSale,
   type ReceiptSeller,
   type MailMessage,
-  type MailTemplateId,
   type MailTemplates,
   type RenderedMail,
 } from "./templates.ts";
-export { smtpOptions, SMTP_CONNECTION_TIMEOUT_MS } from "./transport.ts";
 
 /** The little of a pino logger that the mailer uses. */
 export type MailLogger = {

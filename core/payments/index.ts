@@ -24,8 +24,7 @@ import { fromDecimal, ProviderError, toDecimal, WebhookRefused, type PaymentProv
 import { captureReference, createRefunds, orderProduct, type Order } from "./refunds.ts";
 
 export { createPayPal } from "./paypal.ts";
-export { createDemoProvider, DEMO_ORDER_ID } from "./demo.ts";
-export { ORDER_ID } from "./payments.schema.ts";
+export { createDemoProvider } from "./demo.ts";
 export { ProviderError, WebhookRefused, toDecimal, fromDecimal, type PaymentProvider, type WebhookAction } from "./provider.ts";
 
 type Logger = { error(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };

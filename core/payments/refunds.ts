@@ -37,7 +37,6 @@ export function orderProduct(order: Order, catalog: Catalog): SoldProduct | unde
   return current ? soldProduct(current) : undefined;
 }
 
-export type Refunds = ReturnType<typeof createRefunds>;
 
 export function createRefunds(deps: {
   db: Db;

@@ -1,5 +1,5 @@
 // Random secrets and their stored form: only a SHA-256 of a token ever reaches the database.
-import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, randomInt } from "node:crypto";
 
 export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
@@ -18,10 +18,4 @@ export function randomString(length: number, alphabet: string): string {
 
 export function sixDigitCode(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, "0");
-}
-
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

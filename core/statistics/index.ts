@@ -24,7 +24,6 @@ export type TransactionStatistics = {
   byMonth: { month: string; spent: number; toppedUp: number }[];
 };
 
-export type Statistics = ReturnType<typeof createStatistics>;
 
 export function createStatistics({ db }: { db: Db }) {
   return {

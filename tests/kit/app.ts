@@ -1,6 +1,6 @@
 // The whole shop in-process: real settings parsing, real database, real app; requests go through
 // app.request() without a socket.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Logger } from "pino";
@@ -26,8 +26,6 @@ export type TestApp = {
  * origin through this constant, never by hand.
  */
 export const TEST_ORIGIN = "http://localhost";
-
-export const hasBuild = () => existsSync(path.join(BUILD_DIR, "server", "index.js"));
 
 export async function startTestApp(
   options: {

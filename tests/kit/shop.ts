@@ -334,9 +334,7 @@ export function message(shop: TestApp, locale: Locale, key: MessageKey, params?:
 
 /** Credits a balance as the system would (a booked top-up). */
 export async function topUp(shop: TestApp, userId: number, amount: number): Promise<number> {
-  const { balance } = await shop.services.db.transaction((tx) =>
-    shop.services.ledger.post(tx, { userId, type: "topup", amount, paid: amount, source: "system" }, new Date()),
-  );
+  const { balance } = await shop.services.db.transaction((tx) => shop.services.ledger.post(tx, { userId, type: "topup", amount, paid: amount, source: "system" }, new Date()));
   return balance;
 }
 

@@ -111,7 +111,11 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
 /** What a user would read of a raw message: subject, From, To, and the text and HTML bodies. */
 async function readMail(raw: Buffer): Promise<Omit<ReceivedMail, "envelope" | "authUser">> {
   const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
-  const addresses = (value: AddressObject | AddressObject[] | undefined) => [value ?? []].flat().map((a) => a.text).join(", ");
+  const addresses = (value: AddressObject | AddressObject[] | undefined) =>
+    [value ?? []]
+      .flat()
+      .map((a) => a.text)
+      .join(", ");
   return {
     subject: parsed.subject ?? "",
     from: addresses(parsed.from),
