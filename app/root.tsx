@@ -1,17 +1,6 @@
 // The document: language attributes, alternates and canonical link, the message catalogue
 // preload, and the error screens (docs/product/routes.md#not-found-and-error-screens).
-import {
-  isRouteErrorResponse,
-  UNSAFE_FrameworkContext,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useMatches,
-  useRouteError,
-  useRouteLoaderData,
-} from "react-router";
+import { isRouteErrorResponse, UNSAFE_FrameworkContext, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError, useRouteLoaderData } from "react-router";
 import { useContext, type ReactNode } from "react";
 import { LANG_TAG, LOCALES, localePath } from "../i18n/locales.ts";
 import { isTimeZone } from "../i18n/format.ts";
@@ -78,9 +67,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <PageScript name="timeZone" />
         {data && <Alternates path={data.path} publicUrl={data.publicUrl} />}
-        {data && hydrate && (
-          <link rel="preload" as="fetch" crossOrigin="anonymous" href={data.i18nUrl} id="i18n-messages" />
-        )}
+        {data && hydrate && <link rel="preload" as="fetch" crossOrigin="anonymous" href={data.i18nUrl} id="i18n-messages" />}
         <Links />
       </head>
       <body>

@@ -44,7 +44,4 @@ function pages(locale: Locale): RouteConfigEntry[] {
   ];
 }
 
-export default [
-  ...pages(DEFAULT_LOCALE),
-  ...LOCALES.filter((l) => l !== DEFAULT_LOCALE).flatMap((l) => prefix(l, pages(l))),
-] satisfies RouteConfig;
+export default [...pages(DEFAULT_LOCALE), ...LOCALES.filter((l) => l !== DEFAULT_LOCALE).flatMap((l) => prefix(l, pages(l)))] satisfies RouteConfig;

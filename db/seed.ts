@@ -2,19 +2,7 @@
 // rows are keyed by fixed ids and nothing already there is changed.
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
-import {
-  cheats,
-  gameTexts,
-  products,
-  sessions,
-  shoppingAreaCountries,
-  shoppingAreas,
-  sitePages,
-  subscriptions,
-  transactions,
-  users,
-  type SitePageSlug,
-} from "./schema/index.ts";
+import { cheats, gameTexts, products, sessions, shoppingAreaCountries, shoppingAreas, sitePages, subscriptions, transactions, users, type SitePageSlug } from "./schema/index.ts";
 import { DEFAULT_SITE_PAGES, DEMO_GAME_TEXTS, DEMO_MEDIA, DEMO_STATUS } from "./content/index.ts";
 import type { Locale } from "../i18n/locales.ts";
 
@@ -146,7 +134,10 @@ export async function retireDemoUser(db: Db, verifyPassword: (hash: string, pass
   if (!demo || !(await verifyPassword(demo.passwordHash, DEMO_USER.password))) return false;
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash: RETIRED_PASSWORD_HASH, updatedAt: now }).where(eq(users.id, demo.id));
-    await tx.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.userId, demo.id), isNull(sessions.revokedAt)));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(eq(sessions.userId, demo.id), isNull(sessions.revokedAt)));
   });
   return true;
 }
@@ -155,12 +146,7 @@ export async function retireDemoUser(db: Db, verifyPassword: (hash: string, pass
 const RETIRED_PASSWORD_HASH = "!retired-demo-user";
 
 /** `hashPassword` comes from the accounts module (db knows nothing of the core). */
-export async function seedDemoUser(
-  db: Db,
-  currency: string,
-  hashPassword: (password: string) => Promise<string>,
-  now = new Date(),
-): Promise<void> {
+export async function seedDemoUser(db: Db, currency: string, hashPassword: (password: string) => Promise<string>, now = new Date()): Promise<void> {
   const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_USER.email));
   if (existing.length > 0) return;
   const passwordHash = await hashPassword(DEMO_USER.password);

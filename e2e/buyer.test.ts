@@ -99,7 +99,8 @@ describe("an anti-bot challenge on a call of the page", () => {
     });
     const loads: number[] = [];
     page.on("load", () => loads.push(Date.now()));
-    const subscriptionLink = () => page.getByRole("navigation", { name: catalog("en")["profile.sections"]!, exact: true }).getByRole("link", { name: catalog("en")["profile.nav.subscription"]!, exact: true });
+    const subscriptionLink = () =>
+      page.getByRole("navigation", { name: catalog("en")["profile.sections"]!, exact: true }).getByRole("link", { name: catalog("en")["profile.nav.subscription"]!, exact: true });
 
     await subscriptionLink().click();
     await expect.poll(() => loads.length).toBe(1);
@@ -118,8 +119,7 @@ describe("an anti-bot challenge on a call of the page", () => {
 
 describe("prefetch of the likely next pages", () => {
   /** Waits until the page's idle work (where the prefetch script starts) and the frames after it ran. */
-  const settle = (page: Page) =>
-    page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))))));
+  const settle = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))))));
 
   test("fetches the marked links ahead, at most 4 at once, each once", async () => {
     const page = await session.newPage({ locale: "en-US" });
@@ -156,7 +156,10 @@ describe("prefetch of the likely next pages", () => {
     expect(most).toBe(4);
     for (const route of held.splice(0)) await route.continue();
     // A link already fetched is not fetched again when a pointer rests on it.
-    await page.getByRole("navigation", { name: catalog("en")["nav.label"]!, exact: true }).getByRole("link", { name: "CS2", exact: true }).hover();
+    await page
+      .getByRole("navigation", { name: catalog("en")["nav.label"]!, exact: true })
+      .getByRole("link", { name: "CS2", exact: true })
+      .hover();
     await settle(page);
     expect(asked).toHaveLength(5);
   });

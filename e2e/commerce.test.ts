@@ -81,14 +81,17 @@ describe.each([
   }
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const exactly = (s: string) => new RegExp(`^\\s*${escape(s)}\\s*$`);
-  const url = (pathAndQuery: string | RegExp) =>
-    new RegExp(`^https?://[^/]+${typeof pathAndQuery === "string" ? escape(pathAndQuery) : pathAndQuery.source}$`);
+  const url = (pathAndQuery: string | RegExp) => new RegExp(`^https?://[^/]+${typeof pathAndQuery === "string" ? escape(pathAndQuery) : pathAndQuery.source}$`);
 
   /** The definition next to the term `label` in the page's facts list. */
   const fact = (page: Page, label: string): Locator => page.locator(`xpath=//dl[contains(@class,"facts")]/div[dt[normalize-space()="${label}"]]/dd`);
   const badge = (page: Page) => page.locator(".sub-card .badge");
   // The innermost status: the gift page wraps its notice (itself a status) in another one.
-  const notice = (page: Page, text: string) => page.getByRole("status").filter({ hasText: exactly(text) }).last();
+  const notice = (page: Page, text: string) =>
+    page
+      .getByRole("status")
+      .filter({ hasText: exactly(text) })
+      .last();
   const shot = (page: Page, step: string) => screenshot(page, `commerce-journey-${locale}-${step}`);
 
   async function register(page: Page, email: string) {
@@ -232,7 +235,10 @@ describe.each([
     // The time kept is what was left: its whole days, from an expiry known to the minute.
     const kept = await fact(page, t["sub.kept"]!).innerText();
     const keptDays = new Set([Math.floor((expiry - frozeTo) / DAY), Math.floor((expiry + MINUTE - frozeFrom) / DAY)].map((n) => days(n)));
-    expect([...keptDays].some((d) => kept.startsWith(`${d} `) || kept === d), `time kept "${kept}" is not one of ${[...keptDays].join(", ")}`).toBe(true);
+    expect(
+      [...keptDays].some((d) => kept.startsWith(`${d} `) || kept === d),
+      `time kept "${kept}" is not one of ${[...keptDays].join(", ")}`,
+    ).toBe(true);
     expect(await page.getByRole("button", { name: t["sub.freeze"], exact: true }).count()).toBe(0);
     await shot(page, "07-frozen");
 
@@ -281,7 +287,10 @@ describe.each([
     await expect.poll(() => badge(recipient).innerText()).toBe(t["sub.state.active"]);
     expectShownBetween(await fact(recipient, t["sub.expiresAt"]!).innerText(), gaveFrom + 7 * DAY, gaveTo + 7 * DAY, "the gift runs 7 days");
     const left = await fact(recipient, t["sub.remaining"]!).innerText();
-    expect([days(7), days(6)].some((d) => left === d || left.startsWith(`${d} `)), `time left "${left}"`).toBe(true);
+    expect(
+      [days(7), days(6)].some((d) => left === d || left.startsWith(`${d} `)),
+      `time left "${left}"`,
+    ).toBe(true);
     await shot(recipient, "10-gift-received");
 
     expect(await balanceShown(page)).toBe(afterPurchase - giftPrice);

@@ -54,7 +54,14 @@ describe.each([
     const prefixOf = t("game.product.saving", { amount: "#", percent: 1 }).split("#")[0]!;
     for (const s of savings) expect(s.startsWith(prefixOf), s).toBe(true);
     // A guest buys; the link names the plan.
-    await expect.poll(() => plans.first().getByRole("link", { name: t("game.product.buyLabel", { days: t("plural.days", { count: 1 }) }) }).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        plans
+          .first()
+          .getByRole("link", { name: t("game.product.buyLabel", { days: t("plural.days", { count: 1 }) }) })
+          .isVisible(),
+      )
+      .toBe(true);
 
     // The illustrations are loaded images of ours.
     const images = page.locator(".game-page img");
@@ -76,7 +83,10 @@ describe.each([
 describe("the site pages", () => {
   test.each(SIZES)("terms, privacy, refunds and support at $name px", async ({ name, viewport }) => {
     const page = await session.newPage({ viewport });
-    for (const [locale, prefix] of [["en", "/en"], ["ru", ""]] as const) {
+    for (const [locale, prefix] of [
+      ["en", "/en"],
+      ["ru", ""],
+    ] as const) {
       const m = raw(locale);
       for (const slug of ["terms", "privacy", "refunds", "support"] as const) {
         const res = await page.goto(`${prefix}/${slug}`);

@@ -109,7 +109,11 @@ describe("npm run dev", () => {
     const main = page.locator("section.commerce");
     await expect.poll(() => main.getAttribute("data-edited")).toBeNull();
 
-    edit("app/routes/profile/referral.tsx", '<section aria-labelledby="referral-title" className="commerce">', '<section aria-labelledby="referral-title" className="commerce" data-edited="yes">');
+    edit(
+      "app/routes/profile/referral.tsx",
+      '<section aria-labelledby="referral-title" className="commerce">',
+      '<section aria-labelledby="referral-title" className="commerce" data-edited="yes">',
+    );
     await expect.poll(() => main.getAttribute("data-edited"), { timeout: 30_000 }).toBe("yes");
     // The same document: a hot update, not a reload.
     expect(await page.evaluate(() => (window as unknown as { keptAcrossTheEdit?: boolean }).keptAcrossTheEdit)).toBe(true);

@@ -36,9 +36,7 @@ describe("the catalogue checks", () => {
 
   it("find a plural that lacks a category of the language, or has one it never uses", () => {
     const problems = checkCatalog("ru", { ...ru, "plural.days": "{count, plural, one {# день} other {# дней}}" }, english);
-    expect(problems).toEqual([
-      { kind: "plural", locale: "ru", key: "plural.days", message: "{count, plural} has one/other cases; ru needs few/many/one/other" },
-    ]);
+    expect(problems).toEqual([{ kind: "plural", locale: "ru", key: "plural.days", message: "{count, plural} has one/other cases; ru needs few/many/one/other" }]);
     const cn = checkCatalog("cn", { ...readCatalog("cn"), "plural.days": "{count, plural, one {# 天} other {# 天}}" }, english);
     expect(cn.map((p) => p.message)).toEqual(["{count, plural} has one/other cases; cn needs other"]);
   });

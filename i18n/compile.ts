@@ -47,9 +47,7 @@ function convert(elements: MessageFormatElement[], source: string): Part[] {
         parts.push([element.value, "select", cases(element.options, source)]);
         break;
       default:
-        throw new MessageSyntaxError(
-          `only {name}, plural, selectordinal and select are supported; format numbers, dates and money before passing them: ${source}`,
-        );
+        throw new MessageSyntaxError(`only {name}, plural, selectordinal and select are supported; format numbers, dates and money before passing them: ${source}`);
     }
   }
   return parts;
@@ -92,9 +90,7 @@ export function pluralsOf(message: Compiled): PluralUse[] {
 /** The text of a compiled message without its arguments (every case of a plural or select). */
 export function textOf(message: Compiled): string {
   if (typeof message === "string") return message;
-  return message
-    .map((part) => (typeof part === "string" ? part : part === 0 || part.length === 1 ? " " : Object.values(part[2]).map(textOf).join(" ")))
-    .join("");
+  return message.map((part) => (typeof part === "string" ? part : part === 0 || part.length === 1 ? " " : Object.values(part[2]).map(textOf).join(" "))).join("");
 }
 
 function walk(message: Compiled, visit: (part: Exclude<Part, string | 0>) => void) {

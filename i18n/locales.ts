@@ -79,10 +79,7 @@ export function negotiateLocale(acceptLanguage: string | null | undefined): Loca
  * browser's languages; Russian when none says otherwise. A cookie that names no language of ours
  * counts as absent.
  */
-export function rootLocale(
-  visit: { cookie?: string; host?: string; acceptLanguage?: string | null },
-  hosts: ReadonlyMap<string, Locale> = new Map(),
-): Locale {
+export function rootLocale(visit: { cookie?: string; host?: string; acceptLanguage?: string | null }, hosts: ReadonlyMap<string, Locale> = new Map()): Locale {
   if (isLocale(visit.cookie)) return visit.cookie;
   const byHost = visit.host ? hosts.get(visit.host.toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "")) : undefined;
   if (byHost) return byHost;

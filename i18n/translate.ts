@@ -34,11 +34,7 @@ type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : 
  * plural's are numbers; none means none may be passed). For a key computed at run time (a union
  * of keys, e.g. `errors.${code}`), the key is still checked, the parameters are not.
  */
-export type ParamsOf<K extends MessageKey> = true extends IsUnion<K>
-  ? [params?: Params]
-  : [keyof MessageParams[K]] extends [never]
-    ? []
-    : [params: MessageParams[K]];
+export type ParamsOf<K extends MessageKey> = true extends IsUnion<K> ? [params?: Params] : [keyof MessageParams[K]] extends [never] ? [] : [params: MessageParams[K]];
 
 export type Translate = <K extends MessageKey>(key: K, ...params: ParamsOf<K>) => string;
 

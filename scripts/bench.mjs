@@ -55,7 +55,10 @@ function writeReport() {
 
 // ---- cleanup: every child process goes, however this process ends -------------------------------
 let interrupted = false;
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]]) {
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+]) {
   process.on(signal, () => {
     if (interrupted) return;
     interrupted = true;
@@ -150,9 +153,11 @@ async function measure(request, pid) {
 
 function printWeight(label, weight, budgetKiB) {
   const files = (bucket) => `${bucket.files.length} file${bucket.files.length === 1 ? "" : "s"}`;
-  out(`${label}: JS ${kib(weight.js.gzipBytes).toFixed(1)} KiB gzip (${files(weight.js)}, ${kib(weight.js.rawBytes).toFixed(1)} KiB raw), ` +
-    `CSS ${kib(weight.css.gzipBytes).toFixed(1)} KiB gzip (${files(weight.css)}, ${kib(weight.css.rawBytes).toFixed(1)} KiB raw), ` +
-    `HTML ${kib(weight.html.gzipBytes).toFixed(1)} KiB gzip`);
+  out(
+    `${label}: JS ${kib(weight.js.gzipBytes).toFixed(1)} KiB gzip (${files(weight.js)}, ${kib(weight.js.rawBytes).toFixed(1)} KiB raw), ` +
+      `CSS ${kib(weight.css.gzipBytes).toFixed(1)} KiB gzip (${files(weight.css)}, ${kib(weight.css.rawBytes).toFixed(1)} KiB raw), ` +
+      `HTML ${kib(weight.html.gzipBytes).toFixed(1)} KiB gzip`,
+  );
   for (const file of [...weight.js.files, ...weight.css.files]) {
     out(`    ${file.url}  ${kib(file.gzipBytes).toFixed(1)} KiB gzip`);
   }
@@ -171,9 +176,16 @@ async function run() {
   const dirty = git("status", "--porcelain") ? " (with uncommitted changes)" : "";
   out(`npm run bench — ${new Date().toISOString()}`);
   out(`Node ${process.version}, ${os.cpus()[0]?.model ?? "unknown CPU"} × ${os.availableParallelism()}, commit ${commit}${dirty}`);
-  out(`load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} (other work on this machine skews the figures)`);
-  out(`autocannon: ${settings.connections} connections, ${settings.duration} s per measurement` +
-    `${settings.warmup ? ` after ${settings.warmup} s warm-up` : ""}, ${settings.rounds} round${settings.rounds === 1 ? "" : "s"}, targets alternating; medians`);
+  out(
+    `load average at start: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} (other work on this machine skews the figures)`,
+  );
+  out(
+    `autocannon: ${settings.connections} connections, ${settings.duration} s per measurement` +
+      `${settings.warmup ? ` after ${settings.warmup} s warm-up` : ""}, ${settings.rounds} round${settings.rounds === 1 ? "" : "s"}, targets alternating; medians`,
+  );
 
   ensureBuild();
 
@@ -196,7 +208,11 @@ async function run() {
   });
   await waitForOk(server, `${serverUrl}/healthz`);
   out(`server: node scripts/start.mjs on ${serverUrl} (DATABASE_URL=memory://, NODE_ENV=development, LOG_LEVEL=warn)${cpuProf ? `, CPU profile to ${path.relative(root, cpuProf)}/` : ""}`);
-  out(`  and ${Object.entries(SERVER_ENV).map(([k, v]) => `${k}=${v}`).join(" ")}: the limiters out of reach, so sign-in measures`);
+  out(
+    `  and ${Object.entries(SERVER_ENV)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ")}: the limiters out of reach, so sign-in measures`,
+  );
   out("  Argon2, not the limiter, and the 1,000 transactions can be made through the API (one top-up, then purchases)");
   for (const t of targets) if (t.connections) out(`  ${t.name}: ${t.connections} connections — ${t.connectionsWhy ?? "set by the target"}`);
 
@@ -210,10 +226,12 @@ async function run() {
   const urls = { server: serverUrl, ceiling: `http://127.0.0.1:${ready.ceilingPort}`, render: `http://127.0.0.1:${ready.renderPort}` };
   const { check } = ready;
   out(`baselines (scripts/bench/baselines.mjs): (a) ${urls.ceiling}, (b) ${urls.render}`);
-  out(`  (b) renders ${int(check.renderedBytes)} bytes, the real page is ${int(check.realBytes)}; ` +
-    (check.sameAsRealPage
-      ? "same HTML as the real page (apart from React Router's empty data-stream Suspense marker)"
-      : `DIFFERENT from the real page at char ${check.firstDifference.at}: ${JSON.stringify(check.firstDifference.rendered)} vs ${JSON.stringify(check.firstDifference.real)}`));
+  out(
+    `  (b) renders ${int(check.renderedBytes)} bytes, the real page is ${int(check.realBytes)}; ` +
+      (check.sameAsRealPage
+        ? "same HTML as the real page (apart from React Router's empty data-stream Suspense marker)"
+        : `DIFFERENT from the real page at char ${check.firstDifference.at}: ${JSON.stringify(check.firstDifference.rendered)} vs ${JSON.stringify(check.firstDifference.real)}`),
+  );
   for (const [text, found] of Object.entries(check.texts)) {
     out(`  landing text ${JSON.stringify(text)}: (b) ${found.rendered ? "yes" : "NO"}, real page ${found.real ? "yes" : "NO"}`);
     if (!found.rendered || !found.real) throw new Error(`the landing text ${JSON.stringify(text)} is missing`);
@@ -239,8 +257,10 @@ async function run() {
       assertRunning(server, baselines);
       results.get(target.id).push(m);
       const bad = m.non2xx + m.errors;
-      out(`round ${round}/${settings.rounds}  ${target.name.padEnd(52)} ${int(m.rps).padStart(7)} req/s  p50 ${ms(m.p50).padStart(4)} ms  p99 ${ms(m.p99).padStart(4)} ms  CPU ${cpuMs(m.cpuMsPerResponse)} ms/req` +
-        (bad ? `  non-2xx ${m.non2xx}, errors ${m.errors} (timeouts ${m.timeouts}), status ${JSON.stringify(m.statusCodes)}` : ""));
+      out(
+        `round ${round}/${settings.rounds}  ${target.name.padEnd(52)} ${int(m.rps).padStart(7)} req/s  p50 ${ms(m.p50).padStart(4)} ms  p99 ${ms(m.p99).padStart(4)} ms  CPU ${cpuMs(m.cpuMsPerResponse)} ms/req` +
+          (bad ? `  non-2xx ${m.non2xx}, errors ${m.errors} (timeouts ${m.timeouts}), status ${JSON.stringify(m.statusCodes)}` : ""),
+      );
     }
   }
 
@@ -327,7 +347,12 @@ async function run() {
   allPass = printWeight(hydratedPage.name, await pageWeight(serverUrl, hydratedPage.path, hydratedPage.headers), hydratedPage.jsBudgetKiB) && allPass;
 
   out();
-  out(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  out(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   out(`${allPass ? "All verdicts pass." : "Some verdicts FAIL."}`);
   const serverLines = server.tail.filter((l) => !/^Building the app/.test(l));
   if (serverLines.length) {

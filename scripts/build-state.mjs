@@ -56,7 +56,10 @@ export function fingerprint(dir = root) {
   for (const file of inputs) {
     const full = path.join(dir, file);
     // A file the build held that is gone now differs from any content.
-    hash.update(file).update("\0").update(existsSync(full) ? readFileSync(full) : "\0gone\0");
+    hash
+      .update(file)
+      .update("\0")
+      .update(existsSync(full) ? readFileSync(full) : "\0gone\0");
   }
   return hash.digest("hex");
 }

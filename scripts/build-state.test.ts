@@ -93,7 +93,10 @@ describe("the build's inputs", () => {
     expect(imports).toContain("../../core/shared/errors.ts");
     for (const specifier of imports) {
       const file = path.resolve(root, "build", "server", specifier);
-      expect(SERVER_SOURCES.some((folder) => file.startsWith(path.join(root, folder) + path.sep)), specifier).toBe(true);
+      expect(
+        SERVER_SOURCES.some((folder) => file.startsWith(path.join(root, folder) + path.sep)),
+        specifier,
+      ).toBe(true);
       expect(existsSync(file), specifier).toBe(true);
     }
   });

@@ -6,11 +6,7 @@ export const RULES: Rule[];
 export const PHRASES: { file: string; from: string; to: string }[];
 export function citedSections(run: string): ["spec" | "decisions", number][];
 export function targetOf(file: string, doc: string, section: number, context: string): string;
-export function rewrite(
-  file: string,
-  text: string,
-  headingTitle?: (path: string, anchor: string) => string | undefined,
-): { text: string; changes: { line: number; from: string; to: string }[] };
+export function rewrite(file: string, text: string, headingTitle?: (path: string, anchor: string) => string | undefined): { text: string; changes: { line: number; from: string; to: string }[] };
 export function slug(heading: string): string;
 export function headings(markdown: string): Map<string, string>;
 export function references(file: string, text: string): { line: number; raw: string; path: string; anchor?: string }[];

@@ -64,9 +64,7 @@ describe("npm run docs:refs -- --fix", () => {
   });
 
   it("tells apart the pages one old section covered by the subject of the sentence", () => {
-    expect(fix("core/example.ts", `// The first answer of an Idempotency-Key (decisions ${S}2).`)).toBe(
-      "// The first answer of an Idempotency-Key (docs/product/api.md#idempotency).",
-    );
+    expect(fix("core/example.ts", `// The first answer of an Idempotency-Key (decisions ${S}2).`)).toBe("// The first answer of an Idempotency-Key (docs/product/api.md#idempotency).");
     expect(fix("core/example.ts", `// Never cached (decisions ${S}2).`)).toBe("// Never cached (docs/product/api.md#caching).");
     expect(fix("core/example.ts", `// What the buyer owes (decisions ${S}6).`)).toBe("// What the buyer owes (docs/product/money.md#owed).");
     expect(fix("core/example.ts", `// A refund or reversal (decisions ${S}6).`)).toBe("// A refund or reversal (docs/product/money.md#refunds-and-reversals).");
@@ -81,7 +79,7 @@ describe("npm run docs:refs -- --fix", () => {
     expect(fix("core/example.ts", `// and the error screens (spec ${S}2, ${S}8).`)).toBe("// and the error screens (docs/product/routes.md#not-found-and-error-screens).");
   });
 
-  it("brackets a citation after \"of\", and joins one split over a comment's line break", () => {
+  it('brackets a citation after "of", and joins one split over a comment\'s line break', () => {
     expect(fix("core/example.ts", `// The response envelope of decisions ${S}2: every body`)).toBe("// The response envelope (docs/product/api.md#envelope): every body");
     expect(fix("core/example.ts", `// the widget's script (decisions\n// ${S}11) loads`)).toBe("// the widget's script (docs/product/accounts.md#recaptcha) loads");
   });

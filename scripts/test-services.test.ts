@@ -74,9 +74,7 @@ describe("Chromium for the browser tests", () => {
       } catch (error) {
         message = (error as Error).message;
       }
-      expect(message).toBe(
-        "Chromium is missing (the browser tests need it): run `apt-get install -y chromium fonts-noto-cjk fonts-noto-core` as root, or set CHROMIUM_PATH",
-      );
+      expect(message).toBe("Chromium is missing (the browser tests need it): run `apt-get install -y chromium fonts-noto-cjk fonts-noto-core` as root, or set CHROMIUM_PATH");
     }
   });
 });

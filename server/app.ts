@@ -87,10 +87,7 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
   // While Redis is down the shop keeps serving on PostgreSQL counters, but says so here.
   app.get("/readyz", async (c) => {
     c.header("Cache-Control", "no-store");
-    const [database, redis] = await Promise.all([
-      answers(() => services.database.ping(), 2000),
-      services.redis ? answers(() => services.redis!.ping(), 1000) : Promise.resolve(undefined),
-    ]);
+    const [database, redis] = await Promise.all([answers(() => services.database.ping(), 2000), services.redis ? answers(() => services.redis!.ping(), 1000) : Promise.resolve(undefined)]);
     const checks = {
       database: database ? "ok" : "down",
       redis: redis === undefined ? "off" : redis ? "ok" : "down",
@@ -102,10 +99,7 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
 
   if (options.clientDir) {
     const root = path.relative(process.cwd(), options.clientDir) || ".";
-    app.use(
-      "/assets/*",
-      serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", IMMUTABLE) }),
-    );
+    app.use("/assets/*", serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", IMMUTABLE) }));
     app.get("/assets/*", (c) => c.text("Not Found", 404));
     // Illustrations of the catalogue and pages (public/media/, docs/product/data.md#game-content): stable
     // names that operators' texts point to, so cached for a day rather than forever.
@@ -116,10 +110,7 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
     });
     app.use("/media/*", serveStatic({ root }));
     app.get("/media/*", (c) => c.text("Not Found", 404));
-    app.get(
-      "/favicon.svg",
-      serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=86400") }),
-    );
+    app.get("/favicon.svg", serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=86400") }));
   }
 
   app.get("/_i18n/:hash/:locale/messages.json", (c) => {

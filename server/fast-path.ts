@@ -45,7 +45,10 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     const rules = services.routeRules.cached();
     if (!rules || rules.match(url)) return false;
     const started = performance.now();
-    const page = lookup(url, shoppingArea((name) => req.headers[name]));
+    const page = lookup(
+      url,
+      shoppingArea((name) => req.headers[name]),
+    );
     if (!page) return false;
     const { body, headers } = raw(page);
     const incomingId = req.headers["x-request-id"];

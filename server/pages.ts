@@ -149,11 +149,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
     const info = c.get("info");
     const context = { ...info, services, responseHeaders: new Headers() };
     const url = new URL(c.req.url);
-    const cacheable =
-      c.req.method === "GET" &&
-      url.search === "" &&
-      !carriesCredentials(c.req.header("cookie"), c.req.header("authorization")) &&
-      isPublicPath(info.path);
+    const cacheable = c.req.method === "GET" && url.search === "" && !carriesCredentials(c.req.header("cookie"), c.req.header("authorization")) && isPublicPath(info.path);
     const key = cacheKey(url.pathname, info.shoppingArea);
     const prefetch = cacheable && isPrefetch(c.req.header("sec-purpose") ?? c.req.header("purpose"));
     const forPrefetch = (headers: Headers) => {

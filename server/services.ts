@@ -46,14 +46,7 @@ export type JobsState = {
   lastRunFailed?: boolean;
 };
 
-export function createServices(deps: {
-  settings: Settings;
-  database: Database;
-  catalogs: Catalogs;
-  clock: Clock;
-  logger: Logger;
-  redis?: RedisLike;
-}) {
+export function createServices(deps: { settings: Settings; database: Database; catalogs: Catalogs; clock: Clock; logger: Logger; redis?: RedisLike }) {
   const { settings, database, clock, logger, catalogs } = deps;
   const db = database.db;
   const background = createBackground((err) => logger.error({ err }, "background task failed"));
@@ -167,7 +160,20 @@ export function createServices(deps: {
     outbox,
   });
   const purchases = createPurchases({ db, clock, catalog, ledger, subscriptions, receipts });
-  const gifts = createGifts({ db, clock, catalog, ledger, subscriptions, notifications, receipts, mailer, background, limiter, mailLimit: settings.RATE_MAIL_USER, publicUrl: settings.PUBLIC_URL });
+  const gifts = createGifts({
+    db,
+    clock,
+    catalog,
+    ledger,
+    subscriptions,
+    notifications,
+    receipts,
+    mailer,
+    background,
+    limiter,
+    mailLimit: settings.RATE_MAIL_USER,
+    publicUrl: settings.PUBLIC_URL,
+  });
   const statistics = createStatistics({ db });
   const retention = createRetention({ db, clock });
   const routeRules = createRouteRules({ db, publicUrl: settings.PUBLIC_URL });

@@ -50,14 +50,8 @@ describe("settings", () => {
       expect(loadSettings({ ...env, ...PUBLIC_NEEDS }).devConveniences).toBe(false);
     });
 
-    it.each([
-      [{ PUBLIC_URL: "https://shop.example" }],
-      [{ HOST: "0.0.0.0" }],
-      [{ NODE_ENV: "production" }],
-    ])("refuses %o without SMTP_URL, in one line naming it", (env) => {
-      expect(() => loadSettings({ ...env, PAYPAL_CLIENT_ID: "id", PAYPAL_CLIENT_SECRET: "secret" })).toThrow(
-        /^Invalid setting SMTP_URL="": required in production[^\n]*$/,
-      );
+    it.each([[{ PUBLIC_URL: "https://shop.example" }], [{ HOST: "0.0.0.0" }], [{ NODE_ENV: "production" }]])("refuses %o without SMTP_URL, in one line naming it", (env) => {
+      expect(() => loadSettings({ ...env, PAYPAL_CLIENT_ID: "id", PAYPAL_CLIENT_SECRET: "secret" })).toThrow(/^Invalid setting SMTP_URL="": required in production[^\n]*$/);
     });
 
     it("refuses a public shop without PayPal credentials (the demo provider is for loopback runs)", () => {

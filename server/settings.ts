@@ -13,10 +13,7 @@ const optionalString = z
 const databaseUrl = z
   .string()
   .trim()
-  .refine(
-    (v) => v === "" || v.startsWith("memory://") || /^postgres(ql)?:\/\//.test(v) || v.startsWith("file:"),
-    "must be postgres://…, memory:// or file:<dir>",
-  );
+  .refine((v) => v === "" || v.startsWith("memory://") || /^postgres(ql)?:\/\//.test(v) || v.startsWith("file:"), "must be postgres://…, memory:// or file:<dir>");
 
 /** "COUNT/WINDOW" with the window in s, m or h, e.g. "10/15m". */
 const rule = (fallback: string) =>
@@ -30,14 +27,21 @@ const rule = (fallback: string) =>
       return { limit: Number(count), windowSeconds: Number(amount) * { s: 1, m: 60, h: 3600 }[unit as "s" | "m" | "h"] };
     });
 
-const url = z.string().trim().url("must be a URL").transform((v) => v.replace(/\/+$/, ""));
+const url = z
+  .string()
+  .trim()
+  .url("must be a URL")
+  .transform((v) => v.replace(/\/+$/, ""));
 
 /** PayPal's live REST host: real money, so never a development run. */
 export const PAYPAL_LIVE_API = "https://api-m.paypal.com";
 
 /** Whether a host name or address is this machine's loopback: localhost, 127.0.0.0/8 or ::1. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
   return h === "localhost" || h.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(h) || h === "::1" || h === "0:0:0:0:0:0:0:1";
 }
 
@@ -78,7 +82,12 @@ export const SettingsSchema = z
       .default("USD"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).max(100_000).default(500),
-    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(64 * 1024),
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(10 * 1024 * 1024)
+      .default(64 * 1024),
     /** Longest a client may take to send a whole request, headers and body (slow clients are cut off). */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(10_000),
     /** Longest one database query may take, enforced by the server and by the client (docs/product/operations.md#database). */
@@ -158,7 +167,12 @@ export const SettingsSchema = z
       .string()
       .trim()
       .default("")
-      .transform((v) => v.split(",").map((e) => e.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(",")
+          .map((e) => e.trim())
+          .filter(Boolean),
+      )
       .refine((list) => list.every((e) => /^[^\s@]+@[^\s@]+$/.test(e)), "must be comma-separated e-mail addresses"),
     /** Passes a bulk compensation extends per transaction (docs/product/back-office.md#compensation). */
     COMPENSATION_BATCH: z.coerce.number().int().min(1).max(10_000).default(1000),
@@ -181,7 +195,10 @@ export const SettingsSchema = z
       )
       .transform((v): ReadonlyMap<string, Locale> => {
         const hosts = new Map<string, Locale>();
-        for (const pair of v.split(",").map((p) => p.trim()).filter(Boolean)) {
+        for (const pair of v
+          .split(",")
+          .map((p) => p.trim())
+          .filter(Boolean)) {
           const [host = "", locale = ""] = pair.toLowerCase().split("=");
           if (isLocale(locale)) hosts.set(host, locale);
         }
@@ -207,7 +224,12 @@ export const SettingsSchema = z
     RATE_CLIENT_ADDRESS: rule("300/1m"),
     /** Where uploaded builds live (shared storage when several hosts serve downloads). */
     STORAGE_DIR: z.string().trim().min(1).default("./.data/files"),
-    BUILD_MAX_BYTES: z.coerce.number().int().min(1).max(16 * 1024 ** 3).default(512 * 1024 ** 2),
+    BUILD_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(16 * 1024 ** 3)
+      .default(512 * 1024 ** 2),
     /** How long a signed download link is good for. */
     DOWNLOAD_LINK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     /** One webhook delivery attempt's limit; and how often the queue is looked at (0: never, in this process). */

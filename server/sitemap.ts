@@ -17,9 +17,7 @@ export function publicPaths(services: Services): string[] {
 export function sitemapXml(services: Services, locale: Locale): string {
   const base = services.settings.PUBLIC_URL;
   const urls = publicPaths(services).map((path) => {
-    const alternates = LOCALES.map(
-      (l) => `    <xhtml:link rel="alternate" hreflang="${LANG_TAG[l]}" href="${escapeXml(base + localePath(l, path))}"/>`,
-    ).join("\n");
+    const alternates = LOCALES.map((l) => `    <xhtml:link rel="alternate" hreflang="${LANG_TAG[l]}" href="${escapeXml(base + localePath(l, path))}"/>`).join("\n");
     return `  <url>\n    <loc>${escapeXml(base + localePath(locale, path))}</loc>\n${alternates}\n  </url>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join("\n")}\n</urlset>\n`;

@@ -29,7 +29,9 @@ export function CopyField({ id, value, texts, mono = false }: { id: string; valu
 
   return (
     <div className="copy-field">
-      <label htmlFor={id} className="visually-hidden">{texts.label}</label>
+      <label htmlFor={id} className="visually-hidden">
+        {texts.label}
+      </label>
       <input id={id} ref={input} type="text" value={value} readOnly className={mono ? "mono" : undefined} spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
       {canCopy && (
         <button type="button" className="btn btn-primary" onClick={copy}>

@@ -97,7 +97,21 @@ export function LicenceCard({ licence, game, resetDays, t }: { licence: LicenceD
   );
 }
 
-export function DownloadCard({ build, holdsPass, href, linkMinutes, langTag, t }: { build: BuildData | null; holdsPass: boolean; href: string; linkMinutes: number; langTag: string; t: Translate }) {
+export function DownloadCard({
+  build,
+  holdsPass,
+  href,
+  linkMinutes,
+  langTag,
+  t,
+}: {
+  build: BuildData | null;
+  holdsPass: boolean;
+  href: string;
+  linkMinutes: number;
+  langTag: string;
+  t: Translate;
+}) {
   const size = (bytes: number) => new Intl.NumberFormat(langTag, { style: "unit", unit: "megabyte", maximumFractionDigits: 1 }).format(bytes / 1024 ** 2);
   return (
     <Card as="section" className="download-card" aria-labelledby="download-title">

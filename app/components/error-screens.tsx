@@ -10,7 +10,9 @@ export function NotFoundScreen({ message }: { message?: string }) {
     // The error's message ("Page Not Found: {path}", docs/product/routes.md#not-found-and-error-screens) is for tools and logs, not for reading.
     <main className="error-screen" data-error-message={message}>
       <Logo />
-      <p className="error-code" aria-hidden="true">404</p>
+      <p className="error-code" aria-hidden="true">
+        404
+      </p>
       <h1>{t("notFound.title")}</h1>
       <p className="muted">
         {t("notFound.subtitle")} <a href={href("/")}>{t("notFound.link")}</a>.
@@ -25,7 +27,9 @@ export function ErrorScreen({ status, title }: { status: number; title: string }
   return (
     <main className="error-screen">
       <Logo />
-      <p className="error-code" aria-hidden="true">{status}</p>
+      <p className="error-code" aria-hidden="true">
+        {status}
+      </p>
       <h1>{title}</h1>
       <p className="muted">
         {t("error.subtitle")} <a href={href("/")}>{t("notFound.link")}</a>.

@@ -40,7 +40,9 @@ export function Inbox() {
             <form method="post" action={action}>
               {hidden}
               <input type="hidden" name="all" value="1" />
-              <button type="submit" className="link-button">{t("inbox.markAll")}</button>
+              <button type="submit" className="link-button">
+                {t("inbox.markAll")}
+              </button>
             </form>
           )}
         </div>

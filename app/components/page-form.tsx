@@ -102,7 +102,13 @@ export function Field({
 }
 
 /** A labelled select wired like Field; its options are the children. */
-export function SelectField({ field, label, hint, children, ...select }: { field: Metadata; label: string; hint?: ReactNode; children: ReactNode } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name" | "form" | "defaultValue">) {
+export function SelectField({
+  field,
+  label,
+  hint,
+  children,
+  ...select
+}: { field: Metadata; label: string; hint?: ReactNode; children: ReactNode } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name" | "form" | "defaultValue">) {
   return (
     <FieldFrame field={field} label={label} hint={hint}>
       <select {...getSelectProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined })} {...select}>

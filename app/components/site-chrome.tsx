@@ -35,10 +35,18 @@ export function SiteHeader({ signedIn: forced }: { signedIn?: boolean } = {}) {
           <NavLink to={href("/")} end data-prefetch>
             {t("nav.home")}
           </NavLink>
-          <NavLink to={href("/presentation")} data-prefetch>{t("nav.presentation")}</NavLink>
-          <NavLink to={href("/dota2")} end data-prefetch>Dota 2</NavLink>
-          <NavLink to={href("/cs2")} end data-prefetch>CS2</NavLink>
-          <NavLink to={href("/minecraft")} end data-prefetch>Minecraft</NavLink>
+          <NavLink to={href("/presentation")} data-prefetch>
+            {t("nav.presentation")}
+          </NavLink>
+          <NavLink to={href("/dota2")} end data-prefetch>
+            Dota 2
+          </NavLink>
+          <NavLink to={href("/cs2")} end data-prefetch>
+            CS2
+          </NavLink>
+          <NavLink to={href("/minecraft")} end data-prefetch>
+            Minecraft
+          </NavLink>
         </nav>
         <div className="header-actions">
           <LanguageSwitcher />

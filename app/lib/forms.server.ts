@@ -14,7 +14,6 @@ import { checkoutOf } from "./checkout.server.ts";
 import type { PageMeta } from "./meta.ts";
 import { recaptchaWidget } from "./recaptcha.server.ts";
 
-
 /** The field Google's reCAPTCHA widget posts its token in; the schemas call it `recaptchaToken`. */
 const RECAPTCHA_FIELD = "g-recaptcha-response";
 

@@ -95,7 +95,10 @@ export function createAccountDeletion(deps: AccountsDeps, attempts: Attempts) {
         await tx.delete(notifications).where(eq(notifications.userId, userId));
         await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, userId));
         const addresses = [locked.email, locked.pendingEmail].filter((a): a is string => Boolean(a)).map((a) => a.toLowerCase());
-        await tx.update(mailOutbox).set({ to: anonymous, subject: "", text: "", html: "" }).where(inArray(sql`lower(${mailOutbox.to})`, addresses));
+        await tx
+          .update(mailOutbox)
+          .set({ to: anonymous, subject: "", text: "", html: "" })
+          .where(inArray(sql`lower(${mailOutbox.to})`, addresses));
       });
       // The old address hears of it once (and is not kept for it): after the answer.
       void background.run(() =>

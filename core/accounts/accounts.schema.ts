@@ -46,7 +46,10 @@ export const UsernameSchema = z
   .regex(/^[A-Za-z0-9_.-]{3,32}$/, "validation.username");
 
 const optionalText = (max: number) => z.string().max(max).optional();
-const CODE = z.string({ message: "validation.required" }).trim().regex(/^\d{6}$/, "validation.code");
+const CODE = z
+  .string({ message: "validation.required" })
+  .trim()
+  .regex(/^\d{6}$/, "validation.code");
 /** A TOTP code, or one of the recovery codes (xxxx-xxxx). */
 const TWO_FA_CODE = z
   .string({ message: "validation.required" })
@@ -56,7 +59,10 @@ const TWO_FA_CODE = z
 export const RegisterSchema = z.object({
   email: EmailSchema,
   password: NewPasswordSchema,
-  username: z.union([z.literal(""), UsernameSchema]).optional().transform((v) => v || undefined),
+  username: z
+    .union([z.literal(""), UsernameSchema])
+    .optional()
+    .transform((v) => v || undefined),
   recaptchaToken: optionalText(4000),
   t: optionalText(64),
   referrer: optionalText(64),

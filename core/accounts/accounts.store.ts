@@ -10,6 +10,10 @@ import { users } from "../../db/schema/index.ts";
 export async function findUserByLogin(db: Db, login: string): Promise<typeof users.$inferSelect | undefined> {
   const value = login.trim().normalize("NFC").toLowerCase();
   const column = value.includes("@") ? users.email : users.username;
-  const rows = await db.select().from(users).where(and(sql`lower(${column}) = ${value}`, isNull(users.deletedAt))).limit(1);
+  const rows = await db
+    .select()
+    .from(users)
+    .where(and(sql`lower(${column}) = ${value}`, isNull(users.deletedAt)))
+    .limit(1);
   return rows[0];
 }

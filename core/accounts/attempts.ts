@@ -45,11 +45,7 @@ export function createAttempts({ limiter, limits }: Pick<AccountsDeps, "limiter"
      * guesses at the second factor.
      */
     async succeeded(keys: AttemptKeys, complete: boolean) {
-      await Promise.all([
-        limiter.release(keys.ip),
-        limiter.release(keys.account),
-        complete ? limiter.reset(keys.pair) : limiter.release(keys.pair),
-      ]);
+      await Promise.all([limiter.release(keys.ip), limiter.release(keys.account), complete ? limiter.reset(keys.pair) : limiter.release(keys.pair)]);
     },
   };
 }

@@ -82,9 +82,7 @@ export async function securityNotice(
   type: "password_changed" | "two_fa_enabled" | "two_fa_disabled",
 ) {
   await notifications.create(user.id, type);
-  await mailer
-    .send({ to: user.email, locale: user.locale, template: type })
-    .catch((err: unknown) => logger.error({ err }, "security notice mail failed"));
+  await mailer.send({ to: user.email, locale: user.locale, template: type }).catch((err: unknown) => logger.error({ err }, "security notice mail failed"));
 }
 
 /** A page of the site in a language, as an absolute URL for a mail or an SSO link ("/auth/sso?ticket=…"). */

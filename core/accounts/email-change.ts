@@ -155,11 +155,7 @@ export function createEmailChange(deps: AccountsDeps) {
                 or(eq(oneTimeCodes.purpose, "email_change"), and(eq(oneTimeCodes.purpose, EMAIL_UNDO_PURPOSE), gt(oneTimeCodes.id, code.id))),
               ),
             );
-          const [user] = await tx
-            .update(users)
-            .set({ email, pendingEmail: null, passwordHash: unusable, emailVerified: true, updatedAt: now })
-            .where(eq(users.id, code.userId))
-            .returning();
+          const [user] = await tx.update(users).set({ email, pendingEmail: null, passwordHash: unusable, emailVerified: true, updatedAt: now }).where(eq(users.id, code.userId)).returning();
           await sessions.revokeAll(code.userId, undefined, tx);
           return user!;
         });

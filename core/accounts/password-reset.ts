@@ -74,7 +74,10 @@ export function createPasswordReset(deps: AccountsDeps) {
     const row = await spendResetTry(email);
     if (!row || row.codeHash !== sha256(`${row.userId}:${code}`)) throw new DomainError("invalid_code");
     // A right code gives its try back: only wrong ones count.
-    await db.update(oneTimeCodes).set({ attempts: sql`${oneTimeCodes.attempts} - 1` }).where(eq(oneTimeCodes.id, row.id));
+    await db
+      .update(oneTimeCodes)
+      .set({ attempts: sql`${oneTimeCodes.attempts} - 1` })
+      .where(eq(oneTimeCodes.id, row.id));
     await Promise.all(keys.map((key) => limiter.release(key)));
     return { user: await getUser(db, row.userId), codeId: row.id };
   }

@@ -26,34 +26,34 @@ export function createRegistration(deps: AccountsDeps) {
       await limiter.consume(`register:ip:${addressKey(meta.ip)}`, limits.registerIp);
       refuseCommon(input.password, "password");
       const referralSource = (input.referrer ?? meta.referrerCode)?.trim().toUpperCase();
-      const referrer = referralSource
-        ? (await db.select({ id: users.id }).from(users).where(eq(users.referralCode, referralSource)).limit(1))[0]
-        : undefined;
+      const referrer = referralSource ? (await db.select({ id: users.id }).from(users).where(eq(users.referralCode, referralSource)).limit(1))[0] : undefined;
       const passwordHash = await hashPassword(input.password);
       for (let attempt = 0; ; attempt++) {
         try {
-          return await db.transaction(async (tx) => {
-            const [user] = await tx
-              .insert(users)
-              .values({
-                email: input.email,
-                username: input.username ?? null,
-                passwordHash,
-                locale: meta.locale,
-                referralCode: newReferralCode(),
-                referrerId: referrer?.id ?? null,
-                visitorId: input.t ?? null,
-                signupIp: meta.ip,
-                createdAt: clock.now(),
-                updatedAt: clock.now(),
-              })
-              .returning();
-            const { token } = await sessions.create(user!.id, "full", meta, tx);
-            return { token, user: toUser(user!, currency), row: user! };
-          }).then(({ token, user, row }) => {
-            void background.run(() => issueVerification(deps, row, "welcome"));
-            return { token, user };
-          });
+          return await db
+            .transaction(async (tx) => {
+              const [user] = await tx
+                .insert(users)
+                .values({
+                  email: input.email,
+                  username: input.username ?? null,
+                  passwordHash,
+                  locale: meta.locale,
+                  referralCode: newReferralCode(),
+                  referrerId: referrer?.id ?? null,
+                  visitorId: input.t ?? null,
+                  signupIp: meta.ip,
+                  createdAt: clock.now(),
+                  updatedAt: clock.now(),
+                })
+                .returning();
+              const { token } = await sessions.create(user!.id, "full", meta, tx);
+              return { token, user: toUser(user!, currency), row: user! };
+            })
+            .then(({ token, user, row }) => {
+              void background.run(() => issueVerification(deps, row, "welcome"));
+              return { token, user };
+            });
         } catch (error) {
           if (isUniqueViolation(error, "users_email_lower")) {
             throw new DomainError("email_taken", "errors.email_taken", { fields: { email: "validation.email_taken" } });

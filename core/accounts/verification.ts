@@ -25,7 +25,10 @@ export async function issueVerification(
   const token = randomToken();
   const now = clock.now();
   await db.transaction(async (tx) => {
-    await tx.update(oneTimeCodes).set({ usedAt: now }).where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, PURPOSE), isNull(oneTimeCodes.usedAt)));
+    await tx
+      .update(oneTimeCodes)
+      .set({ usedAt: now })
+      .where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, PURPOSE), isNull(oneTimeCodes.usedAt)));
     await tx.insert(oneTimeCodes).values({
       userId: user.id,
       purpose: PURPOSE,

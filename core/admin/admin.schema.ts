@@ -5,11 +5,7 @@ import { PAYMENT_ORDER_STATUSES } from "../../db/schema/index.ts";
 import { BigIdTextSchema, IdSchema, IdTextSchema } from "../shared/schema.ts";
 
 /** Why an operator does what they do: required on every write, kept in the audit log. */
-export const ReasonSchema = z
-  .string({ message: "validation.reason_required" })
-  .trim()
-  .min(1, "validation.reason_required")
-  .max(500, "validation.too_long");
+export const ReasonSchema = z.string({ message: "validation.reason_required" }).trim().min(1, "validation.reason_required").max(500, "validation.too_long");
 
 /**
  * A second-factor code for a step-up: 6 digits from the authenticator app, or a recovery code

@@ -40,16 +40,7 @@ const MAIL_CONCURRENCY = 8;
 /** The rows of a raw query, whichever driver ran it. */
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
-export function createCompensations(deps: {
-  db: Db;
-  clock: Clock;
-  audit: Audit;
-  operators: Operators;
-  catalog: Catalog;
-  mailer: Mailer;
-  logger: Logger;
-  batchSize: number;
-}) {
+export function createCompensations(deps: { db: Db; clock: Clock; audit: Audit; operators: Operators; catalog: Catalog; mailer: Mailer; logger: Logger; batchSize: number }) {
   const { db, clock, audit, operators, catalog, mailer, logger, batchSize } = deps;
 
   /** Fixes the set of passes and writes the compensation with its audit entry; undefined when another call did first. */
@@ -142,9 +133,7 @@ export function createCompensations(deps: {
       // Batch after batch; one that another attempt still holds (SKIP LOCKED passes it by) is waited for.
       for (;;) {
         if ((await applyBatch(compensation, cheat.name)) > 0) continue;
-        const [pending] = rowsOf<{ n: number }>(
-          await db.execute(sql`select count(*)::int as n from compensation_items where compensation_id = ${compensation.id} and applied_at is null`),
-        );
+        const [pending] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from compensation_items where compensation_id = ${compensation.id} and applied_at is null`));
         if (!pending || pending.n === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

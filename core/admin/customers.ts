@@ -58,7 +58,6 @@ export type CustomerProfile = CustomerSummary & {
 /** A pass with its game, and what delivery adds (issue 11): the licence key (masked for support) and devices. */
 export type CustomerSubscription = Subscription & { game: { slug: string; name: string } | null; licenceKey: string | null };
 
-
 export type CustomerSession = {
   id: number;
   kind: string;
@@ -120,8 +119,7 @@ const mailOf = (m: OutboxEntry, resendable: boolean): CustomerMail => ({
 });
 
 /** What an audit entry keeps of a pass. */
-const passState = (s: Subscription | undefined) =>
-  s ? { state: s.state, expires_at: s.expiresAt.toISOString(), frozen_length: s.frozenLength, remaining_seconds: s.remainingSeconds } : null;
+const passState = (s: Subscription | undefined) => (s ? { state: s.state, expires_at: s.expiresAt.toISOString(), frozen_length: s.frozenLength, remaining_seconds: s.remainingSeconds } : null);
 
 /** A LIKE pattern that matches `text` literally as a prefix. */
 const prefixPattern = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -219,13 +217,11 @@ export function createCustomers(deps: {
         ledger.entries(userId, DETAIL_ROWS),
         db.select().from(paymentOrders).where(eq(paymentOrders.userId, userId)).orderBy(desc(paymentOrders.id)).limit(DETAIL_ROWS),
         db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.id)).limit(DETAIL_ROWS),
+        db.select({ id: users.id, email: users.email, createdAt: users.createdAt }).from(users).where(eq(users.referrerId, userId)).orderBy(desc(users.id)).limit(DETAIL_ROWS),
         db
-          .select({ id: users.id, email: users.email, createdAt: users.createdAt })
+          .select({ n: sql<number>`count(*)::int` })
           .from(users)
-          .where(eq(users.referrerId, userId))
-          .orderBy(desc(users.id))
-          .limit(DETAIL_ROWS),
-        db.select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.referrerId, userId)),
+          .where(eq(users.referrerId, userId)),
         row.referrerId === null ? Promise.resolve([]) : db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, row.referrerId)),
         db.select().from(referralRewards).where(eq(referralRewards.referrerId, userId)).orderBy(desc(referralRewards.id)).limit(DETAIL_ROWS),
         notifications.list(userId, t, DETAIL_ROWS),
@@ -374,11 +370,7 @@ export function createCustomers(deps: {
       operators.require(actor.operator, "reset_two_fa");
       const after = await onCustomer(userId, async (tx, user) => {
         if (!user.twoFaEnabled && user.twoFaSecret === null) throw new DomainError("conflict", "errors.two_fa_already_off");
-        const [changed] = await tx
-          .update(users)
-          .set({ twoFaEnabled: false, twoFaSecret: null, twoFaLastStep: null, updatedAt: clock.now() })
-          .where(eq(users.id, userId))
-          .returning();
+        const [changed] = await tx.update(users).set({ twoFaEnabled: false, twoFaSecret: null, twoFaLastStep: null, updatedAt: clock.now() }).where(eq(users.id, userId)).returning();
         await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
         await notifications.create(userId, "two_fa_disabled", {}, tx);
         await audit.record(tx, {
@@ -393,9 +385,7 @@ export function createCustomers(deps: {
         });
         return changed!;
       });
-      await mailer
-        .send({ to: after.email, locale: after.locale, template: "two_fa_disabled" })
-        .catch((err: unknown) => logger.error({ err }, "two-factor reset mail failed"));
+      await mailer.send({ to: after.email, locale: after.locale, template: "two_fa_disabled" }).catch((err: unknown) => logger.error({ err }, "two-factor reset mail failed"));
       return profileOf(after);
     },
 
@@ -405,7 +395,11 @@ export function createCustomers(deps: {
       return onCustomer(userId, async (tx) => {
         const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
         if (input.sessionId !== undefined) conditions.push(eq(sessions.id, input.sessionId));
-        const ended = await tx.update(sessions).set({ revokedAt: clock.now() }).where(and(...conditions)).returning({ id: sessions.id });
+        const ended = await tx
+          .update(sessions)
+          .set({ revokedAt: clock.now() })
+          .where(and(...conditions))
+          .returning({ id: sessions.id });
         if (input.sessionId !== undefined && ended.length === 0) throw new DomainError("not_found", "errors.session_not_found");
         await audit.record(tx, {
           actorId: actor.operator.id,

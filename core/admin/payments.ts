@@ -127,7 +127,10 @@ export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; 
   const keyedRequestId = (orderId: number, actorId: number, key: string) => `refund-${orderId}-${sha256(`${actorId}:${key}`).slice(0, 32)}`;
 
   async function keyedRequest(orderId: number, actorId: number, key: string) {
-    const [row] = await db.select().from(paymentRefunds).where(eq(paymentRefunds.requestId, keyedRequestId(orderId, actorId, key)));
+    const [row] = await db
+      .select()
+      .from(paymentRefunds)
+      .where(eq(paymentRefunds.requestId, keyedRequestId(orderId, actorId, key)));
     return row;
   }
 

@@ -31,7 +31,16 @@ describe("the demo catalogue by name", () => {
     const seeded = await database.db.select({ id: products.id }).from(products).orderBy(asc(products.id));
     expect(named.map((p) => p.id).sort((a, b) => a - b)).toEqual(seeded.map((row) => row.id));
     for (const p of named) {
-      expect(catalog.productById(p.id), `product ${p.id}`).toEqual({ id: p.id, cheatId: p.cheatId, shoppingArea: p.area, type: "subscription", days: p.days, price: p.price, currency: "USD", title: p.title });
+      expect(catalog.productById(p.id), `product ${p.id}`).toEqual({
+        id: p.id,
+        cheatId: p.cheatId,
+        shoppingArea: p.area,
+        type: "subscription",
+        days: p.days,
+        price: p.price,
+        currency: "USD",
+        title: p.title,
+      });
     }
   });
 

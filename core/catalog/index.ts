@@ -3,15 +3,7 @@
 // memory and reloaded when it changes; `version` lets caches of rendered pages notice the change.
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import {
-  cheats,
-  gameTexts,
-  products,
-  shoppingAreaCountries,
-  shoppingAreas,
-  type GameStatus,
-  type ProductSnapshot,
-} from "../../db/schema/index.ts";
+import { cheats, gameTexts, products, shoppingAreaCountries, shoppingAreas, type GameStatus, type ProductSnapshot } from "../../db/schema/index.ts";
 import { DEFAULT_LOCALE, type Locale } from "../../i18n/locales.ts";
 
 export const GLOBAL_AREA = "global";
@@ -173,9 +165,7 @@ export function createCatalog({ db }: { db: Db }) {
     productsForArea(area: string): Product[] {
       const all = current().products;
       const ownCheats = new Set(all.filter((p) => p.shoppingArea === area).map((p) => p.cheatId));
-      return all.filter((p) =>
-        p.shoppingArea === area ? true : p.shoppingArea === GLOBAL_AREA && !ownCheats.has(p.cheatId),
-      );
+      return all.filter((p) => (p.shoppingArea === area ? true : p.shoppingArea === GLOBAL_AREA && !ownCheats.has(p.cheatId)));
     },
     productsFor(cheatId: number, area: string): Product[] {
       return this.productsForArea(area).filter((p) => p.cheatId === cheatId);

@@ -39,7 +39,11 @@ const buildOf = ({ id, cheatId, version, notes, fileName, size, sha256, createdA
 /** A file name fit for Content-Disposition and a path: the upload's last segment, tame characters. */
 export function safeFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  const tame = base.replace(/[^A-Za-z0-9._ -]/g, "_").replace(/^[.\s]+/, "").slice(0, 120).trim();
+  const tame = base
+    .replace(/[^A-Za-z0-9._ -]/g, "_")
+    .replace(/^[.\s]+/, "")
+    .slice(0, 120)
+    .trim();
   return tame || "build.bin";
 }
 
@@ -61,7 +65,9 @@ export function createBuilds(deps: {
   const root = path.resolve(deps.storageDir);
 
   const mac = async (buildId: number, userId: number, expires: number) =>
-    createHmac("sha256", await linkKey()).update(`download:${buildId}:${userId}:${expires}`).digest("base64url");
+    createHmac("sha256", await linkKey())
+      .update(`download:${buildId}:${userId}:${expires}`)
+      .digest("base64url");
 
   async function latestRow(cheatId: number): Promise<Row | undefined> {
     const [row] = await db.select().from(builds).where(eq(builds.cheatId, cheatId)).orderBy(desc(builds.id)).limit(1);

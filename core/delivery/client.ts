@@ -148,7 +148,14 @@ export function createClientApi(deps: {
       const tokenHash = sha256(token);
       await limiter.consume(`client:token:${tokenHash}`, limits.heartbeatToken);
       const [found] = await db
-        .select({ pass: subscriptions, suspendedAt: users.suspendedAt, gameStatus: cheats.status, deviceId: licenceDevices.id, hwidHash: licenceDevices.hwidHash, lastSeenAt: licenceDevices.lastSeenAt })
+        .select({
+          pass: subscriptions,
+          suspendedAt: users.suspendedAt,
+          gameStatus: cheats.status,
+          deviceId: licenceDevices.id,
+          hwidHash: licenceDevices.hwidHash,
+          lastSeenAt: licenceDevices.lastSeenAt,
+        })
         .from(licenceDevices)
         .innerJoin(subscriptions, eq(subscriptions.id, licenceDevices.subscriptionId))
         .innerJoin(users, eq(users.id, subscriptions.userId))

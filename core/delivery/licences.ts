@@ -29,7 +29,10 @@ export function createLicences(deps: { db: Db; clock: Clock; deviceLimit: number
   type PassRow = typeof subscriptions.$inferSelect;
 
   async function pass(tx: Db | Tx, userId: number, cheatId: number, lock = false): Promise<PassRow> {
-    const query = tx.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), eq(subscriptions.cheatId, cheatId)));
+    const query = tx
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.cheatId, cheatId)));
     const [row] = lock ? await query.for("update") : await query;
     if (!row) throw new DomainError("not_found", "errors.licence_not_found");
     return row;

@@ -39,7 +39,6 @@ export type GiftResult = { gift: Gift; balance: number; transaction: Transaction
 
 export type RedeemResult = { subscriptions: Subscription[]; gift: Gift };
 
-
 export function createGifts(deps: {
   db: Db;
   clock: Clock;
@@ -59,11 +58,7 @@ export function createGifts(deps: {
 
   return {
     /** `beforeCommit` runs inside the transaction with the answer (an Idempotency-Key's is stored with the effect). */
-    async give(
-      giverId: number,
-      input: { productId: number; recipient?: string; area: string },
-      options: { beforeCommit?: BeforeCommit<GiftResult> } = {},
-    ): Promise<GiftResult> {
+    async give(giverId: number, input: { productId: number; recipient?: string; area: string }, options: { beforeCommit?: BeforeCommit<GiftResult> } = {}): Promise<GiftResult> {
       const product = catalog.productInArea(input.productId, input.area);
       if (!product) throw new DomainError("not_found", "errors.product_not_found");
       const [giver] = await db.select().from(users).where(eq(users.id, giverId));

@@ -25,7 +25,10 @@ afterAll(async () => {
 
 async function newUser(): Promise<number> {
   const n = ++serial;
-  const [row] = await database.db.insert(users).values({ email: `ledger-${n}@example.com`, passwordHash: "x", referralCode: `LEDGER${n}` }).returning({ id: users.id });
+  const [row] = await database.db
+    .insert(users)
+    .values({ email: `ledger-${n}@example.com`, passwordHash: "x", referralCode: `LEDGER${n}` })
+    .returning({ id: users.id });
   return row!.id;
 }
 

@@ -86,9 +86,7 @@ export function createMailer(deps: MailerDeps) {
       await transport.sendMail({ from, to, subject: mail.subject, text: mail.text, html: mail.html });
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      await markOutbox(db, id, { status: "failed", error: reason }, !keepBodies).catch((dbErr: unknown) =>
-        logger.error({ err: dbErr, outboxId: id }, "recording a failed mail failed"),
-      );
+      await markOutbox(db, id, { status: "failed", error: reason }, !keepBodies).catch((dbErr: unknown) => logger.error({ err: dbErr, outboxId: id }, "recording a failed mail failed"));
       logger.error({ err, outboxId: id, to, template: message.template }, "mail could not be sent");
       throw new Error(`Mail "${message.template}" to ${to} could not be sent: ${reason}`, { cause: err });
     }

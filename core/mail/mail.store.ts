@@ -22,7 +22,10 @@ const NO_BODY = { subject: "", text: "", html: "" };
 
 /** Records the end of a send attempt; with dropBody the mail's subject and content go too. */
 export async function markOutbox(db: Db, id: number, change: { status: "sent"; sentAt: Date } | { status: "failed"; error: string }, dropBody = false): Promise<void> {
-  await db.update(mailOutbox).set(dropBody ? { ...change, ...NO_BODY } : change).where(eq(mailOutbox.id, id));
+  await db
+    .update(mailOutbox)
+    .set(dropBody ? { ...change, ...NO_BODY } : change)
+    .where(eq(mailOutbox.id, id));
 }
 
 /**

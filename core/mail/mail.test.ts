@@ -111,9 +111,7 @@ describe("sending over SMTP", () => {
     const mailer = createMailer({ db: database.db, smtpUrl: down.url, from: FROM, logger, publicUrl: PUBLIC_URL, catalogs, keepBodies: true });
     const to = "nobody@example.com";
 
-    await expect(mailer.send({ to, locale: "en", template: "password_changed" })).rejects.toThrow(
-      /Mail "password_changed" to nobody@example\.com could not be sent: .*ECONNREFUSED/,
-    );
+    await expect(mailer.send({ to, locale: "en", template: "password_changed" })).rejects.toThrow(/Mail "password_changed" to nobody@example\.com could not be sent: .*ECONNREFUSED/);
 
     const row = await outboxRowFor(to);
     expect(row.status).toBe("failed");
@@ -210,9 +208,7 @@ describe("without SMTP", () => {
 
   it("refuses a link that is not http(s)", async () => {
     const mailer = createMailer({ db: database.db, from: FROM, logger: recordingLogger().logger, publicUrl: PUBLIC_URL, catalogs, keepBodies: true });
-    await expect(
-      mailer.send({ to: "js@example.com", locale: "en", template: "email_change_confirm", params: { link: "javascript:alert(1)", newEmail: "a@b.c" } }),
-    ).rejects.toThrow(/http\(s\)/);
+    await expect(mailer.send({ to: "js@example.com", locale: "en", template: "email_change_confirm", params: { link: "javascript:alert(1)", newEmail: "a@b.c" } })).rejects.toThrow(/http\(s\)/);
   });
 
   it("lists the outbox newest first, at most `limit` rows", async () => {
@@ -306,14 +302,24 @@ describe("templates", () => {
 
   it("names a top-up and a gift on a receipt, and no order for a balance purchase", () => {
     const t = catalogs.t("en");
-    const topup = mailer.render({ to: "a@example.com", locale: "en", template: "receipt", params: { ...samples.receipt, sale: { kind: "topup", method: "demo", items: [], total: 2500, currency: "USD" } } });
+    const topup = mailer.render({
+      to: "a@example.com",
+      locale: "en",
+      template: "receipt",
+      params: { ...samples.receipt, sale: { kind: "topup", method: "demo", items: [], total: 2500, currency: "USD" } },
+    });
     expect(topup.text).toContain("Item: Balance top-up — $25.00");
     expect(topup.text).toContain("Paid with: Demo payment");
     const gift = mailer.render({
       to: "a@example.com",
       locale: "en",
       template: "receipt",
-      params: { ...samples.receipt, orderRef: null, sale: { kind: "gift", method: "balance", items: [{ game: "CS2", days: 7, price: 499 }], total: 499, currency: "USD" }, seller: { name: "NOVA", supportEmail: "s@example.com" } },
+      params: {
+        ...samples.receipt,
+        orderRef: null,
+        sale: { kind: "gift", method: "balance", items: [{ game: "CS2", days: 7, price: 499 }], total: 499, currency: "USD" },
+        seller: { name: "NOVA", supportEmail: "s@example.com" },
+      },
     });
     expect(gift.text).toContain(`Item: Gift: CS2 · 7 days — $4.99`);
     expect(gift.text).toContain("Paid with: Balance");

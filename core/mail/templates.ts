@@ -103,9 +103,7 @@ export const RESENDABLE_TEMPLATES: ReadonlySet<MailTemplateId> = new Set([
 
 /** One e-mail to send: who, in which language, which template with which parameters. */
 export type MailMessage = {
-  [K in MailTemplateId]: { to: string; locale: Locale; template: K } & (MailTemplates[K] extends NoParams
-    ? { params?: MailTemplates[K] }
-    : { params: MailTemplates[K] });
+  [K in MailTemplateId]: { to: string; locale: Locale; template: K } & (MailTemplates[K] extends NoParams ? { params?: MailTemplates[K] } : { params: MailTemplates[K] });
 }[MailTemplateId];
 
 export type RenderedMail = { subject: string; text: string; html: string };

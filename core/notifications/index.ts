@@ -64,12 +64,7 @@ export function createNotifications({ db }: { db: Db }) {
       await tx.insert(notifications).values({ userId, type, data: params });
     },
     async list(userId: number, t: Translate, limit = 50): Promise<Notification[]> {
-      const rows = await db
-        .select()
-        .from(notifications)
-        .where(eq(notifications.userId, userId))
-        .orderBy(desc(notifications.id))
-        .limit(limit);
+      const rows = await db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.id)).limit(limit);
       // A row of a type this code does not know (written by a newer version) cannot be shown. A
       // parameter stored as { t: key } is a message of its own, translated for the reader.
       return rows.flatMap((n) => {
@@ -98,7 +93,10 @@ export function createNotifications({ db }: { db: Db }) {
 
     /** How many of the user's notifications are unread (the bell's count). */
     async unreadCount(userId: number): Promise<number> {
-      const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.read, false)));
+      const [row] = await db
+        .select({ n: count() })
+        .from(notifications)
+        .where(and(eq(notifications.userId, userId), eq(notifications.read, false)));
       return row?.n ?? 0;
     },
 
@@ -108,7 +106,10 @@ export function createNotifications({ db }: { db: Db }) {
      */
     async markRead(userId: number, which: MarkRead): Promise<void> {
       const mine = and(eq(notifications.userId, userId), eq(notifications.read, false));
-      await db.update(notifications).set({ read: true }).where("all" in which ? mine : and(mine, inArray(notifications.id, which.ids)));
+      await db
+        .update(notifications)
+        .set({ read: true })
+        .where("all" in which ? mine : and(mine, inArray(notifications.id, which.ids)));
     },
   };
 }

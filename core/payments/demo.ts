@@ -14,7 +14,10 @@ export function createDemoProvider({ db, publicUrl, digits }: { db: Db; publicUr
   approve(orderId: string): Promise<boolean>;
 } {
   async function find(orderId: string) {
-    const [order] = await db.select().from(paymentOrders).where(and(eq(paymentOrders.providerOrderId, orderId), eq(paymentOrders.provider, "demo")));
+    const [order] = await db
+      .select()
+      .from(paymentOrders)
+      .where(and(eq(paymentOrders.providerOrderId, orderId), eq(paymentOrders.provider, "demo")));
     return order;
   }
   const captureOf = (order: NonNullable<Awaited<ReturnType<typeof find>>>, completed: boolean): ProviderCapture => ({

@@ -102,11 +102,7 @@ export function createPayments(deps: {
     let transaction: Transaction;
     const product = order.kind === "product" ? productOf(order) : undefined;
     if (order.kind === "topup") {
-      ({ transaction } = await ledger.credit(
-        tx,
-        { userId: order.userId, type: "topup", amount: order.amount, paid: order.amount, source: provider.name, reference, orderId: order.id },
-        now,
-      ));
+      ({ transaction } = await ledger.credit(tx, { userId: order.userId, type: "topup", amount: order.amount, paid: order.amount, source: provider.name, reference, orderId: order.id }, now));
     } else {
       if (!product) throw new Error(`order ${order.id}: product ${order.productId} is gone`);
       ({ transaction } = await ledger.post(
@@ -144,7 +140,10 @@ export function createPayments(deps: {
 
   async function result(order: Order): Promise<CaptureResult> {
     const [row] = order.captureId
-      ? await db.select().from(transactions).where(eq(transactions.reference, captureRef(order.captureId)))
+      ? await db
+          .select()
+          .from(transactions)
+          .where(eq(transactions.reference, captureRef(order.captureId)))
       : [];
     if (!row) throw new DomainError("payment_pending");
     return {
@@ -191,7 +190,10 @@ export function createPayments(deps: {
   async function findOrder(providerOrderId: string, userId?: number): Promise<Order> {
     const conditions = [eq(paymentOrders.providerOrderId, providerOrderId), eq(paymentOrders.provider, provider.name)];
     if (userId !== undefined) conditions.push(eq(paymentOrders.userId, userId));
-    const [order] = await db.select().from(paymentOrders).where(and(...conditions));
+    const [order] = await db
+      .select()
+      .from(paymentOrders)
+      .where(and(...conditions));
     if (!order) throw new DomainError("not_found");
     return order;
   }
@@ -204,10 +206,7 @@ export function createPayments(deps: {
      * top-up amount. `requestKey` (from the Idempotency-Key) makes a retry reuse the same order
      * and the same PayPal-Request-Id.
      */
-    async createOrder(
-      userId: number,
-      input: { productId?: number; amount?: number; area: string; locale: Locale; requestKey?: string },
-    ): Promise<CreatedOrder> {
+    async createOrder(userId: number, input: { productId?: number; amount?: number; area: string; locale: Locale; requestKey?: string }): Promise<CreatedOrder> {
       let kind: PaymentOrderKind;
       let amount: number;
       let description: string;
@@ -272,10 +271,7 @@ export function createPayments(deps: {
         providerFailure(error);
       }
       if (!created.approveUrl) throw new DomainError("payment_failed");
-      await db
-        .update(paymentOrders)
-        .set({ providerOrderId: created.id, approveUrl: created.approveUrl, updatedAt: clock.now() })
-        .where(eq(paymentOrders.id, order.id));
+      await db.update(paymentOrders).set({ providerOrderId: created.id, approveUrl: created.approveUrl, updatedAt: clock.now() }).where(eq(paymentOrders.id, order.id));
       return { orderId: created.id, approveUrl: created.approveUrl };
     },
 
@@ -371,13 +367,7 @@ export function createPayments(deps: {
       const failed = await db
         .update(paymentOrders)
         .set({ status: "failed", updatedAt: clock.now() })
-        .where(
-          and(
-            eq(paymentOrders.providerOrderId, providerOrderId),
-            eq(paymentOrders.provider, provider.name),
-            inArray(paymentOrders.status, ["created", "approved"]),
-          ),
-        )
+        .where(and(eq(paymentOrders.providerOrderId, providerOrderId), eq(paymentOrders.provider, provider.name), inArray(paymentOrders.status, ["created", "approved"])))
         .returning({ id: paymentOrders.id });
       return failed.length > 0;
     },

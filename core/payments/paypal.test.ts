@@ -227,9 +227,7 @@ describe("webhook signatures, checked here (issue 7, point 13)", () => {
 
   it("fetches at most five new certificates in ten minutes, however many events name new ones", async () => {
     const before = certCalls();
-    const results = await Promise.allSettled(
-      Array.from({ length: 40 }, (_, i) => verified(paypal, kit.webhookHeaders(body, { certId: `CERT-FLOOD-${i % 20}` }), body)),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => verified(paypal, kit.webhookHeaders(body, { certId: `CERT-FLOOD-${i % 20}` }), body)));
     expect(certCalls() - before).toBe(5);
     expect(results.filter((r) => r.status === "rejected").length).toBeGreaterThan(0);
     // Known certificates still verify meanwhile.
@@ -293,14 +291,25 @@ describe("webhook events, read into neutral actions (parseWebhook)", () => {
       amount: { value: "19.99", currency: "USD" },
       orderRef: undefined,
     });
-    for (const broken of [{ id: "REF-1", amount }, { id: "REF-1", links }, { amount, links }, { id: "REF-1", amount, links: "up" }]) {
+    for (const broken of [
+      { id: "REF-1", amount },
+      { id: "REF-1", links },
+      { amount, links },
+      { id: "REF-1", amount, links: "up" },
+    ]) {
       expect(await read(refund("PAYMENT.CAPTURE.REFUNDED", broken)), JSON.stringify(broken)).toMatchObject({ kind: "ignored" });
     }
   });
 
   it("CUSTOMER.DISPUTE.CREATED → disputed: the dispute and the captures it is about", async () => {
     const dispute = (resource: Record<string, unknown>) => ({ id: "WH-D", event_type: "CUSTOMER.DISPUTE.CREATED", resource });
-    const transactions = [{ seller_transaction_id: "CAP-1" }, { seller_transaction_id: "" }, { seller_transaction_id: "x".repeat(65) }, { buyer_transaction_id: "B-1" }, { seller_transaction_id: "CAP-2" }];
+    const transactions = [
+      { seller_transaction_id: "CAP-1" },
+      { seller_transaction_id: "" },
+      { seller_transaction_id: "x".repeat(65) },
+      { buyer_transaction_id: "B-1" },
+      { seller_transaction_id: "CAP-2" },
+    ];
     expect(await read(dispute({ dispute_id: "PP-D-1", disputed_transactions: transactions }))).toEqual({ kind: "disputed", disputeId: "PP-D-1", captureIds: ["CAP-1", "CAP-2"] });
     expect(await read(dispute({ dispute_id: "PP-D-1", disputed_transactions: [] }))).toMatchObject({ kind: "ignored" });
     expect(await read(dispute({ disputed_transactions: transactions }))).toMatchObject({ kind: "ignored" });

@@ -125,7 +125,10 @@ export function paypalWebhookAction(event: unknown): WebhookAction {
   }
   if (type === "PAYMENT.CAPTURE.REFUNDED" || type === "PAYMENT.CAPTURE.REVERSED") {
     const refund = RefundResource.parse(resource);
-    const captureId = refund.links?.find((l) => l.rel === "up")?.href?.split("/").pop();
+    const captureId = refund.links
+      ?.find((l) => l.rel === "up")
+      ?.href?.split("/")
+      .pop();
     if (!captureId || !refund.id || !refund.amount) return { kind: "ignored", reason: "refund without its capture, id or amount" };
     return {
       kind: type === "PAYMENT.CAPTURE.REVERSED" ? "reversed" : "refunded",
@@ -138,9 +141,7 @@ export function paypalWebhookAction(event: unknown): WebhookAction {
   }
   if (type === "CUSTOMER.DISPUTE.CREATED") {
     const dispute = DisputeResource.parse(resource);
-    const captureIds = (dispute.disputed_transactions ?? [])
-      .map((t) => t.seller_transaction_id)
-      .filter((id): id is string => id !== undefined && id.length > 0 && id.length <= 64);
+    const captureIds = (dispute.disputed_transactions ?? []).map((t) => t.seller_transaction_id).filter((id): id is string => id !== undefined && id.length > 0 && id.length <= 64);
     if (!dispute.dispute_id || captureIds.length === 0) return { kind: "ignored", reason: "dispute without its captures" };
     return { kind: "disputed", disputeId: dispute.dispute_id, captureIds };
   }

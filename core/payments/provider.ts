@@ -111,7 +111,9 @@ export class ProviderError extends Error {
 export function toDecimal(minor: number, digits: number): string {
   if (digits === 0) return String(minor);
   const sign = minor < 0 ? "-" : "";
-  const abs = Math.abs(minor).toString().padStart(digits + 1, "0");
+  const abs = Math.abs(minor)
+    .toString()
+    .padStart(digits + 1, "0");
   return `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}`;
 }
 

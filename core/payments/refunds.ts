@@ -37,7 +37,6 @@ export function orderProduct(order: Order, catalog: Catalog): SoldProduct | unde
   return current ? soldProduct(current) : undefined;
 }
 
-
 export function createRefunds(deps: {
   db: Db;
   clock: Clock;
@@ -73,7 +72,10 @@ export function createRefunds(deps: {
     let left = amount - taken;
     if (left <= 0) return;
 
-    const [topUpRow] = await tx.select({ id: transactions.id }).from(transactions).where(eq(transactions.reference, captureRef(order.captureId!)));
+    const [topUpRow] = await tx
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(eq(transactions.reference, captureRef(order.captureId!)));
     const spent = topUpRow
       ? await tx
           .select()
@@ -150,11 +152,7 @@ export function createRefunds(deps: {
       const wanted = Math.round((total * (refundedBefore + amount)) / order.amount) - Math.round((total * refundedBefore) / order.amount);
       await subscriptions.revokeSeconds(tx, order.userId, product.cheatId, wanted);
     }
-    await ledger.post(
-      tx,
-      { userId: order.userId, type: kind, amount: 0, paid: -amount, source: providerName, reference, orderId: order.id, products: product ? [product] : [] },
-      now,
-    );
+    await ledger.post(tx, { userId: order.userId, type: kind, amount: 0, paid: -amount, source: providerName, reference, orderId: order.id, products: product ? [product] : [] }, now);
   }
 
   return {

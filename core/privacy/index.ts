@@ -31,7 +31,18 @@ export type DataExport = {
   subscriptions: Subscription[];
   /** Every row of the ledger, oldest first. */
   transactions: Transaction[];
-  paymentOrders: { id: number; provider: string; providerOrderId: string | null; kind: string; amount: number; currency: string; status: string; refunded: number; product: SoldProduct | null; createdAt: Date }[];
+  paymentOrders: {
+    id: number;
+    provider: string;
+    providerOrderId: string | null;
+    kind: string;
+    amount: number;
+    currency: string;
+    status: string;
+    refunded: number;
+    product: SoldProduct | null;
+    createdAt: Date;
+  }[];
   giftsGiven: { code: string; cheatId: number; days: number; recipient: string | null; redeemed: boolean; voided: boolean; createdAt: Date }[];
   giftsReceived: { cheatId: number; days: number; from: string | null; redeemedAt: Date }[];
   referralRewards: { amount: number; reversed: number; status: string; releaseAt: Date; createdAt: Date }[];
@@ -55,12 +66,7 @@ export function createPrivacy(deps: { db: Db; clock: Clock; currency: string; su
         row.referrerId === null ? [] : db.select({ code: users.referralCode }).from(users).where(eq(users.id, row.referrerId)),
         db.select().from(transactions).where(eq(transactions.userId, userId)).orderBy(asc(transactions.id)),
         db.select().from(paymentOrders).where(eq(paymentOrders.userId, userId)).orderBy(asc(paymentOrders.id)),
-        db
-          .select({ gift: gifts, recipient: users.username })
-          .from(gifts)
-          .leftJoin(users, eq(users.id, gifts.recipientId))
-          .where(eq(gifts.giverId, userId))
-          .orderBy(asc(gifts.id)),
+        db.select({ gift: gifts, recipient: users.username }).from(gifts).leftJoin(users, eq(users.id, gifts.recipientId)).where(eq(gifts.giverId, userId)).orderBy(asc(gifts.id)),
         db
           .select({ gift: gifts, from: users.username })
           .from(gifts)
@@ -115,4 +121,3 @@ export function createPrivacy(deps: { db: Db; clock: Clock; currency: string; su
     },
   };
 }
-

@@ -13,7 +13,6 @@ export type BeforeCommit<T> = (tx: Tx, result: T) => Promise<void>;
 
 export type PurchaseResult = { subscriptions: Subscription[]; balance: number; transaction: Transaction };
 
-
 export function createPurchases(deps: { db: Db; clock: Clock; catalog: Catalog; ledger: Ledger; subscriptions: Subscriptions; receipts: Receipts }) {
   const { db, clock, catalog, ledger, subscriptions, receipts } = deps;
   return {

@@ -23,7 +23,10 @@ export function addressKey(ip: string): string {
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".");
   }
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
 }
 
 /** The eight 16-bit groups of a valid IPv6 address ("::" expanded, a trailing IPv4 part split). */
@@ -74,7 +77,10 @@ export function postgresCounter(db: Db, clock: Clock): Counter {
       return { count: row.count, resetAt: row.resetAt.getTime() };
     },
     async peek(key) {
-      const rows = await db.select().from(rateLimits).where(sql`${rateLimits.key} = ${key}`);
+      const rows = await db
+        .select()
+        .from(rateLimits)
+        .where(sql`${rateLimits.key} = ${key}`);
       const row = rows[0];
       if (!row || row.resetAt.getTime() <= clock.now().getTime()) return { count: 0, resetAt: 0 };
       return { count: row.count, resetAt: row.resetAt.getTime() };
@@ -140,11 +146,7 @@ export function redisCounter(redis: RedisLike, prefix = "shop:rl:"): Counter {
  * all, so a frozen Redis costs one command timeout per pause, not one per request. The limits keep
  * holding across processes (PostgreSQL is shared too); only a window's count restarts.
  */
-export function failoverCounter(
-  primary: Counter,
-  fallback: Counter,
-  options: { pauseMs?: number; onFailure?: (err: unknown) => void; onRecovery?: () => void } = {},
-): Counter {
+export function failoverCounter(primary: Counter, fallback: Counter, options: { pauseMs?: number; onFailure?: (err: unknown) => void; onRecovery?: () => void } = {}): Counter {
   const pauseMs = options.pauseMs ?? 5000;
   let pausedUntil = 0;
   let failing = false;

@@ -286,18 +286,43 @@ describe("createRateLimiter.consumeAll", () => {
   });
 
   it("counts one event on every key, and a refusal by a later key gives the earlier ones back", async () => {
-    await limiter.consumeAll([["n1", narrow], ["w", wide]]);
-    await limiter.consumeAll([["n1", narrow], ["w", wide]]);
+    await limiter.consumeAll([
+      ["n1", narrow],
+      ["w", wide],
+    ]);
+    await limiter.consumeAll([
+      ["n1", narrow],
+      ["w", wide],
+    ]);
     expect((await counter.peek("n1")).count).toBe(2);
     expect((await counter.peek("w")).count).toBe(2);
     // n1 is full: refused there, and w is not touched (it was given back).
-    await expect(limiter.consumeAll([["n1", narrow], ["w", wide]])).rejects.toMatchObject({ code: "rate_limited" });
+    await expect(
+      limiter.consumeAll([
+        ["n1", narrow],
+        ["w", wide],
+      ]),
+    ).rejects.toMatchObject({ code: "rate_limited" });
     expect((await counter.peek("w")).count).toBe(2);
     // Other narrow keys fill w up; the refusal by w gives their narrow counts back.
-    await limiter.consumeAll([["n2", narrow], ["w", wide]]);
-    await limiter.consumeAll([["n2", narrow], ["w", wide]]);
-    await limiter.consumeAll([["n3", narrow], ["w", wide]]);
-    await expect(limiter.consumeAll([["n3", narrow], ["w", wide]])).rejects.toMatchObject({ code: "rate_limited" });
+    await limiter.consumeAll([
+      ["n2", narrow],
+      ["w", wide],
+    ]);
+    await limiter.consumeAll([
+      ["n2", narrow],
+      ["w", wide],
+    ]);
+    await limiter.consumeAll([
+      ["n3", narrow],
+      ["w", wide],
+    ]);
+    await expect(
+      limiter.consumeAll([
+        ["n3", narrow],
+        ["w", wide],
+      ]),
+    ).rejects.toMatchObject({ code: "rate_limited" });
     expect((await counter.peek("n3")).count).toBe(1);
   });
 });

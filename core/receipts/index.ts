@@ -93,14 +93,7 @@ export function createReceipts(deps: { db: Db; clock: Clock; mailer: Mailer; cat
     const [row] = await db
       .update(receipts)
       .set({ mailClaimedAt: now, mailAttempts: sql`${receipts.mailAttempts} + 1` })
-      .where(
-        and(
-          eq(receipts.id, id),
-          isNull(receipts.mailedAt),
-          lt(receipts.mailAttempts, RECEIPT_MAIL_ATTEMPTS),
-          or(isNull(receipts.mailClaimedAt), lt(receipts.mailClaimedAt, stale)),
-        ),
-      )
+      .where(and(eq(receipts.id, id), isNull(receipts.mailedAt), lt(receipts.mailAttempts, RECEIPT_MAIL_ATTEMPTS), or(isNull(receipts.mailClaimedAt), lt(receipts.mailClaimedAt, stale))))
       .returning();
     return row;
   }

@@ -55,12 +55,7 @@ export function createReferrals(deps: { db: Db; ledger: Ledger; notifications: N
       if (shared) return "same_payer";
     }
     // Only a real address counts (requests without a socket, in tests, have none).
-    if (
-      buyer.signupIp &&
-      isIP(buyer.signupIp) !== 0 &&
-      buyer.signupIp === referrer.signupIp &&
-      Math.abs(buyer.createdAt.getTime() - referrer.createdAt.getTime()) <= SAME_ADDRESS_WINDOW_MS
-    ) {
+    if (buyer.signupIp && isIP(buyer.signupIp) !== 0 && buyer.signupIp === referrer.signupIp && Math.abs(buyer.createdAt.getTime() - referrer.createdAt.getTime()) <= SAME_ADDRESS_WINDOW_MS) {
       return "same_signup_address";
     }
     return null;
@@ -157,10 +152,7 @@ export function createReferrals(deps: { db: Db; ledger: Ledger; notifications: N
      * (balance, then `owed`). Call inside the refund's transaction, after the buyer's row lock; the
      * referrer's row is locked before the reward's, as the release job does.
      */
-    async reverseForPayment(
-      tx: Tx,
-      input: { paymentReference: string; paymentAmount: number; refundedTotal: number; eventReference: string; orderId: number },
-    ): Promise<void> {
+    async reverseForPayment(tx: Tx, input: { paymentReference: string; paymentAmount: number; refundedTotal: number; eventReference: string; orderId: number }): Promise<void> {
       const [peek] = await tx.select({ referrerId: referralRewards.referrerId }).from(referralRewards).where(eq(referralRewards.paymentReference, input.paymentReference));
       if (!peek) return;
       await tx.select({ id: users.id }).from(users).where(eq(users.id, peek.referrerId)).for("no key update");
@@ -192,7 +184,10 @@ export function createReferrals(deps: { db: Db; ledger: Ledger; notifications: N
         },
         clock.now(),
       );
-      await tx.update(referralRewards).set({ reversed: reward.reversed + delta }).where(eq(referralRewards.id, reward.id));
+      await tx
+        .update(referralRewards)
+        .set({ reversed: reward.reversed + delta })
+        .where(eq(referralRewards.id, reward.id));
       await notifications.create(reward.referrerId, "referral_reversed", { amount: delta }, tx);
     },
   };

@@ -23,7 +23,6 @@ export const RETENTION = {
 
 export type PurgeResult = { sessions: number; codes: number; rateLimits: number; idempotencyKeys: number; mailBodies: number };
 
-
 export function createRetention({ db, clock }: { db: Db; clock: Clock }) {
   return {
     async purge(): Promise<PurgeResult> {

@@ -27,12 +27,7 @@ export type Sessions = ReturnType<typeof createSessions>;
 
 export function createSessions({ db, clock, operators }: { db: Db; clock: Clock; operators: Pick<Operators, "atSignIn"> }) {
   return {
-    async create(
-      userId: number,
-      kind: SessionKind = "full",
-      meta: { ip?: string; userAgent?: string } = {},
-      tx: Db | Tx = db,
-    ): Promise<{ token: string; session: AuthSession }> {
+    async create(userId: number, kind: SessionKind = "full", meta: { ip?: string; userAgent?: string } = {}, tx: Db | Tx = db): Promise<{ token: string; session: AuthSession }> {
       const token = randomToken();
       const role = kind === "full" ? await operators.atSignIn(tx, userId) : null;
       const now = clock.now();
@@ -73,14 +68,20 @@ export function createSessions({ db, clock, operators }: { db: Db; clock: Clock;
     },
 
     async revoke(sessionId: number, tx: Db | Tx = db): Promise<void> {
-      await tx.update(sessions).set({ revokedAt: clock.now() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+      await tx
+        .update(sessions)
+        .set({ revokedAt: clock.now() })
+        .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
     },
 
     /** Ends every session of the user, except `keep` when given. */
     async revokeAll(userId: number, keep?: number, tx: Db | Tx = db): Promise<void> {
       const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
       if (keep !== undefined) conditions.push(ne(sessions.id, keep));
-      await tx.update(sessions).set({ revokedAt: clock.now() }).where(and(...conditions));
+      await tx
+        .update(sessions)
+        .set({ revokedAt: clock.now() })
+        .where(and(...conditions));
     },
   };
 }

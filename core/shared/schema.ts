@@ -6,11 +6,7 @@ import { z } from "zod";
 export const MAX_ID = 2_147_483_647;
 
 /** An id in a JSON body: a positive integer a serial column holds. */
-export const IdSchema = z
-  .number({ message: "validation.required" })
-  .int("validation.invalid")
-  .positive("validation.invalid")
-  .max(MAX_ID, "validation.invalid");
+export const IdSchema = z.number({ message: "validation.required" }).int("validation.invalid").positive("validation.invalid").max(MAX_ID, "validation.invalid");
 
 /** Digits and nothing else ("1e3", "0x10", " 5", "1.0" are no ids), as a query string or form carries a number. */
 const digits = (max: number) =>

@@ -24,7 +24,6 @@ export type TransactionStatistics = {
   byMonth: { month: string; spent: number; toppedUp: number }[];
 };
 
-
 export function createStatistics({ db }: { db: Db }) {
   return {
     async forCheat(userId: number, cheatId: number): Promise<CheatStatistics> {
@@ -36,13 +35,7 @@ export function createStatistics({ db }: { db: Db }) {
           spent: sql<string>`coalesce(sum(${transactions.paid}), 0)`,
         })
         .from(transactions)
-        .where(
-          and(
-            eq(transactions.userId, userId),
-            eq(transactions.type, "purchase"),
-            sql`(${transactions.products}->0->>'cheat_id')::int = ${cheatId}`,
-          ),
-        );
+        .where(and(eq(transactions.userId, userId), eq(transactions.type, "purchase"), sql`(${transactions.products}->0->>'cheat_id')::int = ${cheatId}`));
       const [sub] = await db
         .select()
         .from(subscriptions)

@@ -298,7 +298,15 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
             : await tx
                 .select({ id: users.id, email: users.email, locale: users.locale, timeZone: users.timeZone })
                 .from(users)
-                .where(and(inArray(users.id, due.map((row) => row.userId)), isNull(users.deletedAt)));
+                .where(
+                  and(
+                    inArray(
+                      users.id,
+                      due.map((row) => row.userId),
+                    ),
+                    isNull(users.deletedAt),
+                  ),
+                );
         const ownerOf = new Map(owners.map(({ id, email, locale, timeZone }) => [id, { email, locale, timeZone }]));
         return due.flatMap((row) => {
           const owner = ownerOf.get(row.userId);

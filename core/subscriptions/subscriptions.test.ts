@@ -27,7 +27,10 @@ afterAll(async () => {
 
 async function newUser(): Promise<number> {
   const n = ++serial;
-  const [row] = await database.db.insert(users).values({ email: `subs-${n}@example.com`, passwordHash: "x", referralCode: `SUBS${n}` }).returning({ id: users.id });
+  const [row] = await database.db
+    .insert(users)
+    .values({ email: `subs-${n}@example.com`, passwordHash: "x", referralCode: `SUBS${n}` })
+    .returning({ id: users.id });
   return row!.id;
 }
 

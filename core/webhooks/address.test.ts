@@ -7,7 +7,30 @@ import { createHmac } from "node:crypto";
 
 describe("isPublicAddress", () => {
   it("refuses loopback, private, link-local, shared, documentation, multicast and mapped private addresses", () => {
-    for (const address of ["127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255", "192.0.2.1", "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.1", "ff02::1", "2001:db8::1", "not an address"]) {
+    for (const address of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "224.0.0.1",
+      "255.255.255.255",
+      "192.0.2.1",
+      "::1",
+      "::",
+      "fe80::1",
+      "fc00::1",
+      "fd12:3456::1",
+      "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "::ffff:10.0.0.1",
+      "ff02::1",
+      "2001:db8::1",
+      "not an address",
+    ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
   });
@@ -35,7 +58,7 @@ describe("endpointUrlProblem", () => {
 });
 
 describe("signatures and backoff", () => {
-  it("Nova-Signature is t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<body>\">", () => {
+  it('Nova-Signature is t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">', () => {
     const body = '{"id":"evt_1"}';
     const mac = createHmac("sha256", "whsec_test").update(`1700000000.${body}`).digest("hex");
     expect(signatureHeader("whsec_test", body, 1_700_000_000)).toBe(`t=1700000000,v1=${mac}`);

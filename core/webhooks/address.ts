@@ -56,7 +56,11 @@ export function isPublicAddress(address: string): boolean {
   if (family !== 6) return false;
   // IPv4-mapped (::ffff:a.b.c.d, or its hex form): judged as the IPv4 address.
   if (MAPPED.check(address, "ipv6")) {
-    const groups = new URL(`http://[${address}]`).hostname.slice(1, -1).split(":").slice(-2).map((g) => parseInt(g, 16));
+    const groups = new URL(`http://[${address}]`).hostname
+      .slice(1, -1)
+      .split(":")
+      .slice(-2)
+      .map((g) => parseInt(g, 16));
     return isPublicAddress([groups[0]! >> 8, groups[0]! & 255, groups[1]! >> 8, groups[1]! & 255].join("."));
   }
   return !SPECIAL6.check(address, "ipv6");

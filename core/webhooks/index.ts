@@ -187,7 +187,10 @@ export function createWebhooks(deps: {
     /** Every endpoint, newest first, each with its latest deliveries (the delivery log). */
     async list(perEndpoint = 20): Promise<Endpoint[]> {
       const rows = await db.select().from(webhookEndpoints).orderBy(desc(webhookEndpoints.id));
-      const deliveries = await latestDeliveries(rows.map((r) => r.id), perEndpoint);
+      const deliveries = await latestDeliveries(
+        rows.map((r) => r.id),
+        perEndpoint,
+      );
       return rows.map((row) => ({
         id: row.id,
         url: row.url,
@@ -238,7 +241,13 @@ export function createWebhooks(deps: {
       const earlier = alias(webhookDeliveries, "earlier");
       const claims = await db.transaction(async (tx) => {
         const due = await tx
-          .select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts, deadlineAt: webhookDeliveries.deadlineAt, eventId: webhookDeliveries.eventId, endpointId: webhookDeliveries.endpointId })
+          .select({
+            id: webhookDeliveries.id,
+            attempts: webhookDeliveries.attempts,
+            deadlineAt: webhookDeliveries.deadlineAt,
+            eventId: webhookDeliveries.eventId,
+            endpointId: webhookDeliveries.endpointId,
+          })
           .from(webhookDeliveries)
           .where(
             and(
@@ -250,12 +259,7 @@ export function createWebhooks(deps: {
                   .select({ one: sql`1` })
                   .from(earlier)
                   .where(
-                    and(
-                      eq(earlier.endpointId, webhookDeliveries.endpointId),
-                      eq(earlier.userId, webhookDeliveries.userId),
-                      lt(earlier.id, webhookDeliveries.id),
-                      eq(earlier.status, "pending"),
-                    ),
+                    and(eq(earlier.endpointId, webhookDeliveries.endpointId), eq(earlier.userId, webhookDeliveries.userId), lt(earlier.id, webhookDeliveries.id), eq(earlier.status, "pending")),
                   ),
               ),
             ),
@@ -267,9 +271,30 @@ export function createWebhooks(deps: {
         await tx
           .update(webhookDeliveries)
           .set({ lockedUntil, attempts: sql`${webhookDeliveries.attempts} + 1`, lastAttemptAt: now })
-          .where(inArray(webhookDeliveries.id, due.map((d) => d.id)));
-        const events = await tx.select().from(webhookEvents).where(inArray(webhookEvents.id, due.map((d) => d.eventId)));
-        const endpoints = await tx.select().from(webhookEndpoints).where(inArray(webhookEndpoints.id, due.map((d) => d.endpointId)));
+          .where(
+            inArray(
+              webhookDeliveries.id,
+              due.map((d) => d.id),
+            ),
+          );
+        const events = await tx
+          .select()
+          .from(webhookEvents)
+          .where(
+            inArray(
+              webhookEvents.id,
+              due.map((d) => d.eventId),
+            ),
+          );
+        const endpoints = await tx
+          .select()
+          .from(webhookEndpoints)
+          .where(
+            inArray(
+              webhookEndpoints.id,
+              due.map((d) => d.endpointId),
+            ),
+          );
         const eventOf = new Map(events.map((e) => [e.id, e]));
         const endpointOf = new Map(endpoints.map((e) => [e.id, e]));
         return due.map((d) => {

@@ -44,10 +44,7 @@ export function createOutbox({ clock }: { clock: Clock }): Outbox {
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /** The data of a changed pass's event: the pass as it is after the change. */
-export function subscriptionEventData(
-  userId: number,
-  subscription: { cheatId: number; state: string; expiresAt: Date; frozenLength: number; remainingSeconds: number },
-): Record<string, unknown> {
+export function subscriptionEventData(userId: number, subscription: { cheatId: number; state: string; expiresAt: Date; frozenLength: number; remainingSeconds: number }): Record<string, unknown> {
   return {
     user_id: userId,
     cheat_id: subscription.cheatId,

@@ -2,20 +2,7 @@
 // undo link to the old address, SSO).
 import { sql, type AnyColumn } from "drizzle-orm";
 import type { Locale } from "../../i18n/locales.ts";
-import {
-  bigint,
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-  type AnyPgColumn,
-} from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 export const OPERATOR_ROLES = ["owner", "support"] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];

@@ -59,10 +59,7 @@ export const compensations = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
-  (t) => [
-    uniqueIndex("compensations_actor_key").on(t.actorId, t.idempotencyKey),
-    check("compensations_days", sql`${t.days} between 1 and 365`),
-  ],
+  (t) => [uniqueIndex("compensations_actor_key").on(t.actorId, t.idempotencyKey), check("compensations_days", sql`${t.days} between 1 and 365`)],
 );
 
 /** The passes a compensation extends: fixed when it started; each applied once, its owner mailed once. */
@@ -81,8 +78,12 @@ export const compensationItems = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.compensationId, t.subscriptionId] }),
-    index("compensation_items_pending").on(t.compensationId, t.subscriptionId).where(sql`${t.appliedAt} is null`),
-    index("compensation_items_unmailed").on(t.compensationId).where(sql`${t.appliedAt} is not null and ${t.mailedAt} is null`),
+    index("compensation_items_pending")
+      .on(t.compensationId, t.subscriptionId)
+      .where(sql`${t.appliedAt} is null`),
+    index("compensation_items_unmailed")
+      .on(t.compensationId)
+      .where(sql`${t.appliedAt} is not null and ${t.mailedAt} is null`),
   ],
 );
 

@@ -1,21 +1,7 @@
 // Games (cheats) with their texts per language, shopping areas with their countries, and products
 // priced per area.
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  boolean,
-  check,
-  char,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
+import { bigint, boolean, check, char, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { Locale } from "../../i18n/locales.ts";
 
 /** What a game's software is doing now (docs/product/data.md#game-content): shown as a badge on its page. */
@@ -76,10 +62,7 @@ export const gameTexts = pgTable(
     statusNote: text("status_note").notNull().default(""),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ columns: [t.cheatId, t.locale] }),
-    check("game_texts_locale", sql`${t.locale} in ('ru', 'en', 'cn', 'es', 'hi', 'pt', 'id')`),
-  ],
+  (t) => [primaryKey({ columns: [t.cheatId, t.locale] }), check("game_texts_locale", sql`${t.locale} in ('ru', 'en', 'cn', 'es', 'hi', 'pt', 'id')`)],
 );
 
 export const shoppingAreas = pgTable("shopping_areas", {
@@ -121,7 +104,9 @@ export const products = pgTable(
     check("product_type", sql`${t.type} in ('subscription')`),
     check("product_days_positive", sql`${t.days} > 0 and ${t.days} <= 3650`),
     check("product_price_positive", sql`${t.price} > 0`),
-    uniqueIndex("products_area_cheat_days").on(t.shoppingArea, t.cheatId, t.days).where(sql`${t.active}`),
+    uniqueIndex("products_area_cheat_days")
+      .on(t.shoppingArea, t.cheatId, t.days)
+      .where(sql`${t.active}`),
     index("products_cheat").on(t.cheatId),
   ],
 );

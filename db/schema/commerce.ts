@@ -1,21 +1,6 @@
 // Subscriptions, the ledger of balance changes, payment orders, gifts and idempotent requests.
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  bigserial,
-  char,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  unique,
-  type AnyPgColumn,
-} from "drizzle-orm/pg-core";
+import { bigint, bigserial, char, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, unique, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { users } from "./accounts.ts";
 import { cheats, products } from "./catalog.ts";
 

@@ -26,10 +26,7 @@ export const licenceDevices = pgTable(
     firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    unique("licence_devices_subscription_hwid").on(t.subscriptionId, t.hwidHash),
-    unique("licence_devices_token").on(t.tokenHash),
-  ],
+  (t) => [unique("licence_devices_subscription_hwid").on(t.subscriptionId, t.hwidHash), unique("licence_devices_token").on(t.tokenHash)],
 );
 
 /**

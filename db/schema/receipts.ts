@@ -41,6 +41,8 @@ export const receipts = pgTable(
     check("receipts_kind", sql`${t.kind} in ('topup', 'purchase', 'gift')`),
     check("receipts_amount", sql`${t.amount} > 0`),
     index("receipts_user_id_desc").on(t.userId, t.id.desc()),
-    index("receipts_unmailed").on(t.id).where(sql`${t.mailedAt} is null`),
+    index("receipts_unmailed")
+      .on(t.id)
+      .where(sql`${t.mailedAt} is null`),
   ],
 );

@@ -14,8 +14,5 @@ export const routeRules = pgTable(
     status: integer("status").notNull().default(302),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    check("route_rules_status", sql`${t.status} in (301, 302)`),
-    check("route_rules_from", sql`${t.from} like '/%'`),
-  ],
+  (t) => [check("route_rules_status", sql`${t.status} in (301, 302)`), check("route_rules_from", sql`${t.from} like '/%'`)],
 );

@@ -102,11 +102,7 @@ const entryContext = { ...serverRouter.props.context, serverHandoffStream: undef
 const renderLanding = () =>
   "<!DOCTYPE html>" +
   renderToString(
-    createElement(
-      provider.type,
-      { locale: provider.props.locale, messages: provider.props.messages },
-      createElement(serverRouter.type, { context: entryContext, url: serverRouter.props.url }),
-    ),
+    createElement(provider.type, { locale: provider.props.locale, messages: provider.props.messages }, createElement(serverRouter.type, { context: entryContext, url: serverRouter.props.url })),
   );
 
 // (a): the real server's final HTML.

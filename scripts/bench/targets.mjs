@@ -160,7 +160,8 @@ async function seedUser(ctx) {
   return {
     token,
     beforeId,
-    note: `bench user ${email}: ${TRANSACTIONS.toLocaleString("en-US")} transactions in ${seconds} s through the API (${before} at registration, 1 demo top-up of ${amount} ` +
+    note:
+      `bench user ${email}: ${TRANSACTIONS.toLocaleString("en-US")} transactions in ${seconds} s through the API (${before} at registration, 1 demo top-up of ${amount} ` +
       `approved on /payment/demo, ${purchases} purchases of product ${CHEAP_PRODUCT_ID} at ${product.price}); page 50 = rows ${PAGE_50_SKIP + 1}–${PAGE_50_SKIP + PAGE}, before=${beforeId}`,
   };
 }
@@ -176,13 +177,15 @@ function benchUser(ctx) {
 }
 let noted = false;
 /** setup() of a signed-in target: the bearer token, and `extra` built from the user. */
-const signedIn = (extra = () => ({})) => async (ctx) => {
-  const user = await benchUser(ctx);
-  if (user.skip) return { skip: user.skip };
-  const note = noted ? undefined : user.note;
-  noted = true;
-  return { headers: { Authorization: `Bearer ${user.token}`, Accept: "application/json", "Accept-Language": "ru" }, note, ...extra(user) };
-};
+const signedIn =
+  (extra = () => ({})) =>
+  async (ctx) => {
+    const user = await benchUser(ctx);
+    if (user.skip) return { skip: user.skip };
+    const note = noted ? undefined : user.note;
+    noted = true;
+    return { headers: { Authorization: `Bearer ${user.token}`, Accept: "application/json", "Accept-Language": "ru" }, note, ...extra(user) };
+  };
 const TRANSACTIONS_EXPECT = { contains: ['"data":[{"id":'], noSetCookie: true, contentType: "application/json" };
 
 export const targets = [
@@ -242,7 +245,8 @@ export const targets = [
     headers: { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": "ru" },
     body: JSON.stringify(DEMO_LOGIN),
     connections: LOGIN_CONNECTIONS,
-    connectionsWhy: "Argon2 (~60 ms of CPU a sign-in) runs on the 4 threads of libuv's pool; with 50 connections p99 would only measure the queue (≈ 50 × service time). BENCH_LOGIN_CONNECTIONS sets it",
+    connectionsWhy:
+      "Argon2 (~60 ms of CPU a sign-in) runs on the 4 threads of libuv's pool; with 50 connections p99 would only measure the queue (≈ 50 × service time). BENCH_LOGIN_CONNECTIONS sets it",
     expect: { contains: ['"token":'], contentType: "application/json" },
   },
   {
@@ -296,9 +300,7 @@ export const verdicts = [
 ];
 
 /** Pages whose JavaScript and CSS are weighed (gzip); `jsBudgetKiB` makes a verdict. */
-export const weighedPages = [
-  { name: "landing /", path: "/", headers: GUEST_PAGE_HEADERS, jsBudgetKiB: 100 },
-];
+export const weighedPages = [{ name: "landing /", path: "/", headers: GUEST_PAGE_HEADERS, jsBudgetKiB: 100 }];
 
 /**
  * A page that hydrates (loads the client bundle), weighed for information: the ≤ 100 KiB budget

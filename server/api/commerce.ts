@@ -12,17 +12,7 @@ import { CaptureSchema, CreateOrderSchema } from "../../core/payments/payments.s
 import { PurchaseSchema } from "../../core/purchases/purchases.schema.ts";
 import { CheatStatisticsSchema } from "../../core/statistics/statistics.schema.ts";
 import { FreezeSchema } from "../../core/subscriptions/subscriptions.schema.ts";
-import {
-  cheatStatisticsDto,
-  createdOrderDto,
-  giftResultDto,
-  purchaseDto,
-  redeemDto,
-  referralDto,
-  subscriptionsDto,
-  transactionDto,
-  transactionStatisticsDto,
-} from "./wire/commerce.ts";
+import { cheatStatisticsDto, createdOrderDto, giftResultDto, purchaseDto, redeemDto, referralDto, subscriptionsDto, transactionDto, transactionStatisticsDto } from "./wire/commerce.ts";
 
 // Inputs are checked by the core's schemas (core/<area>/<area>.schema.ts), as the pages check theirs.
 export function commerceRoutes() {
@@ -62,9 +52,7 @@ export function commerceRoutes() {
     return ok(c, { statistics: cheatStatisticsDto(await services(c).statistics.forCheat(auth.user.id, cheat_id)) });
   });
 
-  api.get("/v2/web/user/statistics/transactions", async (c) =>
-    ok(c, { statistics: transactionStatisticsDto(await services(c).statistics.transactions(requireAuth(c).user.id)) }),
-  );
+  api.get("/v2/web/user/statistics/transactions", async (c) => ok(c, { statistics: transactionStatisticsDto(await services(c).statistics.transactions(requireAuth(c).user.id)) }));
 
   api.get("/v2/web/user/referral", async (c) => ok(c, { referral: referralDto(await services(c).referrals.summary(requireAuth(c).user.id)) }));
 

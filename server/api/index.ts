@@ -32,9 +32,7 @@ export function apiRoutes() {
     const { services, info } = { services: c.get("services"), info: c.get("info") };
     const { catalog, accounts, ledger, subscriptions } = services;
     const auth = info.auth;
-    const [transactions, subscriptionList] = auth
-      ? await Promise.all([ledger.list(auth.user.id, { limit: 10 }), subscriptions.list(auth.user.id)])
-      : [[], []];
+    const [transactions, subscriptionList] = auth ? await Promise.all([ledger.list(auth.user.id, { limit: 10 }), subscriptions.list(auth.user.id)]) : [[], []];
     return ok(c, {
       // docs/product/api.md#front-end-data: the Bearer token the request came with; null for the cookie alone, so that a
       // page script never reads the HttpOnly session.

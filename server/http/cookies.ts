@@ -24,10 +24,7 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
 
 /** Set-Cookie values that sign a browser in (and drop a pending 2FA step). */
 export function signInCookies(token: string, secure: boolean): string[] {
-  return [
-    serializeCookie(ACCESS_COOKIE, token, { maxAge: SESSION_SECONDS, secure, httpOnly: true }),
-    serializeCookie(PRE2FA_COOKIE, "", { maxAge: 0, secure, httpOnly: true }),
-  ];
+  return [serializeCookie(ACCESS_COOKIE, token, { maxAge: SESSION_SECONDS, secure, httpOnly: true }), serializeCookie(PRE2FA_COOKIE, "", { maxAge: 0, secure, httpOnly: true })];
 }
 
 export function pre2faCookie(token: string, secure: boolean): string {
@@ -35,10 +32,7 @@ export function pre2faCookie(token: string, secure: boolean): string {
 }
 
 export function signOutCookies(secure: boolean): string[] {
-  return [
-    serializeCookie(ACCESS_COOKIE, "", { maxAge: 0, secure, httpOnly: true }),
-    serializeCookie(PRE2FA_COOKIE, "", { maxAge: 0, secure, httpOnly: true }),
-  ];
+  return [serializeCookie(ACCESS_COOKIE, "", { maxAge: 0, secure, httpOnly: true }), serializeCookie(PRE2FA_COOKIE, "", { maxAge: 0, secure, httpOnly: true })];
 }
 
 /**

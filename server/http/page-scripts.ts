@@ -21,17 +21,17 @@ export const TIME_ZONE_SCRIPT =
  * query is never prefetched (`?locale=` and `?r=` set cookies).
  */
 export const PREFETCH_SCRIPT =
-  "(function(){var n=navigator.connection;if(n&&(n.saveData||/2g/.test(n.effectiveType||\"\")))return;" +
+  '(function(){var n=navigator.connection;if(n&&(n.saveData||/2g/.test(n.effectiveType||"")))return;' +
   "var seen={},queue=[],busy=0,MAX=4;" +
-  "function next(){while(busy<MAX&&queue.length){var u=queue.shift(),l=document.createElement(\"link\");busy++;" +
-  "l.rel=\"prefetch\";l.href=u;l.onload=l.onerror=function(){busy--;next()};document.head.appendChild(l)}}" +
+  'function next(){while(busy<MAX&&queue.length){var u=queue.shift(),l=document.createElement("link");busy++;' +
+  'l.rel="prefetch";l.href=u;l.onload=l.onerror=function(){busy--;next()};document.head.appendChild(l)}}' +
   "function want(a){if(!a||a.origin!==location.origin||a.search)return;" +
   "var u=a.pathname;if(u===location.pathname||seen[u])return;seen[u]=1;queue.push(u);next()}" +
-  "function near(e){var t=e.target;want(t&&t.closest&&t.closest(\"a[data-prefetch]\"))}" +
-  "[\"pointerover\",\"touchstart\",\"focusin\"].forEach(function(k){document.addEventListener(k,near,{passive:true})});" +
+  'function near(e){var t=e.target;want(t&&t.closest&&t.closest("a[data-prefetch]"))}' +
+  '["pointerover","touchstart","focusin"].forEach(function(k){document.addEventListener(k,near,{passive:true})});' +
   "if(!window.IntersectionObserver)return;" +
   "var io=new IntersectionObserver(function(es){es.forEach(function(e){if(e.isIntersecting){io.unobserve(e.target);want(e.target)}})});" +
-  "(window.requestIdleCallback||setTimeout)(function(){document.querySelectorAll(\"a[data-prefetch]\").forEach(function(a){io.observe(a)})})})()";
+  '(window.requestIdleCallback||setTimeout)(function(){document.querySelectorAll("a[data-prefetch]").forEach(function(a){io.observe(a)})})})()';
 
 /** The scripts by name, for the root layout. */
 export const PAGE_SCRIPTS = { timeZone: TIME_ZONE_SCRIPT, prefetch: PREFETCH_SCRIPT } as const;

@@ -100,11 +100,7 @@ export function idempotent(options: IdempotentOptions = {}): MiddlewareHandler<H
       // Keys older than a day are forgotten.
       await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, new Date(clock.now().getTime() - DAY_MS))));
       const now = clock.now();
-      const claimed = await db
-        .insert(idempotencyKeys)
-        .values({ userId, key, requestHash: hash, createdAt: now, attemptAt: now })
-        .onConflictDoNothing()
-        .returning({ key: idempotencyKeys.key });
+      const claimed = await db.insert(idempotencyKeys).values({ userId, key, requestHash: hash, createdAt: now, attemptAt: now }).onConflictDoNothing().returning({ key: idempotencyKeys.key });
       if (claimed.length === 1) break;
       const [first] = await db.select().from(idempotencyKeys).where(where);
       if (first) {
@@ -136,7 +132,12 @@ export function idempotent(options: IdempotentOptions = {}): MiddlewareHandler<H
 
     const status = c.res.status;
     const kept = options.successesOnly ? status < 400 : status < 500;
-    const body = kept ? await c.res.clone().json().catch(() => null) : null;
+    const body = kept
+      ? await c.res
+          .clone()
+          .json()
+          .catch(() => null)
+      : null;
     const noted = await db
       .update(idempotencyKeys)
       .set(kept ? { httpStatus: status, response: body } : { response: RETRYABLE })

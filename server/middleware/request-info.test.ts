@@ -6,8 +6,7 @@ import { loadSettings } from "../settings.ts";
 import { shoppingAreaResolver } from "./request-info.ts";
 
 const catalog = { areaForCountry: (country: string | null | undefined) => (country?.toUpperCase() === "RU" ? "cis" : GLOBAL_AREA) };
-const resolve = (env: Record<string, string>, headers: Record<string, string | string[]>) =>
-  shoppingAreaResolver({ settings: loadSettings(env), catalog } as never)((name) => headers[name]);
+const resolve = (env: Record<string, string>, headers: Record<string, string | string[]>) => shoppingAreaResolver({ settings: loadSettings(env), catalog } as never)((name) => headers[name]);
 
 describe("shoppingAreaResolver", () => {
   it("ignores the country header that no setting vouches for", () => {

@@ -67,9 +67,7 @@ export function requestInfo(services: Services): MiddlewareHandler<HonoEnv> {
     const requestId = requestIdOf(incoming);
     const split = splitLocale(pagePath(c.req.path));
     // Pages speak the language of their URL; the API speaks the caller's Accept-Language.
-    const locale = isApiPath(c.req.path)
-      ? (negotiateLocale(c.req.header("accept-language")) ?? DEFAULT_LOCALE)
-      : split.locale;
+    const locale = isApiPath(c.req.path) ? (negotiateLocale(c.req.header("accept-language")) ?? DEFAULT_LOCALE) : split.locale;
     const path = split.path;
     c.set("services", services);
     c.set("info", {
@@ -101,7 +99,10 @@ export function requestInfo(services: Services): MiddlewareHandler<HonoEnv> {
 function clientIp(c: Parameters<MiddlewareHandler<HonoEnv>>[0], trustProxy: boolean): string {
   if (trustProxy) {
     // Our proxy appends the address it saw last; anything before it is the client's to forge.
-    const hops = (c.req.header("x-forwarded-for") ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+    const hops = (c.req.header("x-forwarded-for") ?? "")
+      .split(",")
+      .map((h) => h.trim())
+      .filter(Boolean);
     const last = hops.at(-1);
     if (last) return last;
   }

@@ -20,7 +20,10 @@ const gift = (user: User, lang = "en") => shop.call("POST", "/v2/web/user/gift",
 
 async function outboxTo(email: string) {
   await shop.services.background.drain();
-  return shop.services.db.select().from(mailOutbox).where(eq(sql`lower(${mailOutbox.to})`, email.toLowerCase()));
+  return shop.services.db
+    .select()
+    .from(mailOutbox)
+    .where(eq(sql`lower(${mailOutbox.to})`, email.toLowerCase()));
 }
 
 async function postForm(path: string, token: string, fields: Record<string, string>) {
@@ -157,7 +160,12 @@ describe("deleting an account", () => {
     expect(await rowsOf(shop, user.id)).toEqual(ledgerBefore);
     expect(after!.balance).toBe(before!.balance);
     await expectConsistentLedger(shop, user.id);
-    expect(await db.select().from(subscriptions).where(and(eq(subscriptions.userId, user.id), eq(subscriptions.cheatId, GAMES.minecraft.id)))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.userId, user.id), eq(subscriptions.cheatId, GAMES.minecraft.id))),
+    ).toHaveLength(1);
     expect(await db.select().from(gifts).where(eq(gifts.code, coded.body.gift.code))).toHaveLength(1);
     expect((await db.select().from(transactions).where(eq(transactions.userId, user.id))).length).toBe(ledgerBefore.length);
 

@@ -5,24 +5,12 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { totpAt } from "../../core/accounts/totp.ts";
-import {
-  login,
-  meStatus,
-  message,
-  registerUser,
-  setCookie,
-  totpNow,
-  uniqueIp,
-  useShop,
-  wrongTotp,
-  type User,
-} from "../kit/shop.ts";
+import { login, meStatus, message, registerUser, setCookie, totpNow, uniqueIp, useShop, wrongTotp, type User } from "../kit/shop.ts";
 
 const shop = useShop();
 const STEP = 30_000;
 
-const post = (path: string, token: string | undefined, json?: unknown, ip?: string) =>
-  shop.call("POST", path, { token, json: json ?? {}, ip: ip ?? uniqueIp() });
+const post = (path: string, token: string | undefined, json?: unknown, ip?: string) => shop.call("POST", path, { token, json: json ?? {}, ip: ip ?? uniqueIp() });
 
 /** Turns 2FA on for a user; afterwards the clock is one step later, so the next code is fresh. */
 async function enableTwoFa(user: User): Promise<{ secret: string; recovery: string[] }> {

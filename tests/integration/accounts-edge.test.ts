@@ -106,14 +106,13 @@ describe("malformed bodies", () => {
 
   it.each(BODIES)("%s: a body that is no JSON object → 400, another media type → 415", async (path) => {
     const user = await liveUser();
-    const send = (raw: string, type = "application/json") =>
-      shop.call("POST", path, { token: user.token, raw, headers: { "content-type": type }, ip: uniqueIp() });
+    const send = (raw: string, type = "application/json") => shop.call("POST", path, { token: user.token, raw, headers: { "content-type": type }, ip: uniqueIp() });
     for (const raw of ["[]", "null", '"text"', "42", "true", '[{"email":"a@example.com"}]']) {
       const reply = await send(raw);
       expect(reply.status, raw).toBe(400);
       expect(reply.body).toEqual({ status: false, code: "invalid_json", message: message(shop, "en", "errors.invalid_json") });
     }
-    for (const raw of ['{"email":', "{'email': 'a@example.com'}", "{\"a\":1}}", "\u0000"]) {
+    for (const raw of ['{"email":', "{'email': 'a@example.com'}", '{"a":1}}', "\u0000"]) {
       const reply = await send(raw);
       expect(reply.status, raw).toBe(400);
       expect(reply.body.code).toBe("invalid_json");

@@ -41,7 +41,12 @@ describe("changeEmail to an address of another account", () => {
     expect(open.status).toBe(200);
     // Same shape and message, the address aside.
     const blank = (body: { user: Record<string, unknown>; message: string }, address: string, self: User) =>
-      JSON.parse(JSON.stringify(body).replaceAll(address, "<new>").replaceAll(self.email, "<old>").replace(/"(id|referral_code|created_at)":("[^"]*"|\d+)/g, '"$1":"…"'));
+      JSON.parse(
+        JSON.stringify(body)
+          .replaceAll(address, "<new>")
+          .replaceAll(self.email, "<old>")
+          .replace(/"(id|referral_code|created_at)":("[^"]*"|\d+)/g, '"$1":"…"'),
+      );
     expect(blank(taken.body, owner.email, user)).toEqual(blank(open.body, free, control));
     expect(taken.body.user.pending_email).toBe(owner.email);
     expect(taken.body.message).toBe(message(shop, "en", "account.email.pending", { email: owner.email }));

@@ -4,21 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
-import {
-  TEST_ORIGIN,
-  PASSWORD,
-  linksIn,
-  login,
-  mailsTo,
-  meStatus,
-  message,
-  registerUser,
-  setCookie,
-  uniqueEmail,
-  uniqueUsername,
-  useShop,
-  type Reply,
-} from "../kit/shop.ts";
+import { TEST_ORIGIN, PASSWORD, linksIn, login, mailsTo, meStatus, message, registerUser, setCookie, uniqueEmail, uniqueUsername, useShop, type Reply } from "../kit/shop.ts";
 
 const shop = useShop({ smtp: true });
 

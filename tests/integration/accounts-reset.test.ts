@@ -1,22 +1,7 @@
 // Password reset by mailed code (docs/product/accounts.md#password-reset): /auth/reset, /auth/validateResetCode,
 // /auth/setPasswordReset, with real mail through the loopback SMTP server.
 import { describe, expect, it } from "vitest";
-import {
-  TEST_ORIGIN,
-  PASSWORD,
-  codeIn,
-  linksIn,
-  login,
-  mailsTo,
-  meStatus,
-  message,
-  registerUser,
-  uniqueEmail,
-  uniqueIp,
-  useShop,
-  type Reply,
-  type User,
-} from "../kit/shop.ts";
+import { TEST_ORIGIN, PASSWORD, codeIn, linksIn, login, mailsTo, meStatus, message, registerUser, uniqueEmail, uniqueIp, useShop, type Reply, type User } from "../kit/shop.ts";
 
 const shop = useShop({ smtp: true, env: { RATE_RESET_IP: "4/1h" } });
 
@@ -24,8 +9,7 @@ const NEW_PASSWORD = "Harbor-Violet-77";
 
 const requestReset = (email: string, ip?: string) => shop.call("POST", "/auth/reset", { json: { email }, ip: ip ?? uniqueIp() });
 const validate = (email: string, resetCode: string) => shop.call("POST", "/auth/validateResetCode", { json: { email, resetCode }, ip: uniqueIp() });
-const setPassword = (email: string, resetCode: string, password = NEW_PASSWORD) =>
-  shop.call("POST", "/auth/setPasswordReset", { json: { email, resetCode, password }, ip: uniqueIp() });
+const setPassword = (email: string, resetCode: string, password = NEW_PASSWORD) => shop.call("POST", "/auth/setPasswordReset", { json: { email, resetCode, password }, ip: uniqueIp() });
 
 /** Requests a reset, waits for the background mail and returns the code it carried. */
 async function resetCodeFor(user: User): Promise<string> {
@@ -146,7 +130,13 @@ describe("/auth/validateResetCode", () => {
   });
 
   it("refuses a malformed code or e-mail with 400 validation_failed", async () => {
-    for (const json of [{}, { email: uniqueEmail(), resetCode: "12345" }, { email: uniqueEmail(), resetCode: "12a456" }, { email: uniqueEmail(), resetCode: 123456 }, { email: "x", resetCode: "123456" }]) {
+    for (const json of [
+      {},
+      { email: uniqueEmail(), resetCode: "12345" },
+      { email: uniqueEmail(), resetCode: "12a456" },
+      { email: uniqueEmail(), resetCode: 123456 },
+      { email: "x", resetCode: "123456" },
+    ]) {
       const reply = await shop.call("POST", "/auth/validateResetCode", { json, ip: uniqueIp() });
       expect(reply.status, JSON.stringify(json)).toBe(400);
       expect(reply.body.code).toBe("validation_failed");

@@ -98,7 +98,12 @@ describe("the operator guard", () => {
   });
 
   it("gives an operator a 12-hour session, refuses a longer one (401: sign in again), and follows a revoked role at once", async () => {
-    const [session] = await shop.services.db.select().from(sessions).where(eq(sessions.userId, owner.id)).orderBy(sql`${sessions.id} desc`).limit(1);
+    const [session] = await shop.services.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, owner.id))
+      .orderBy(sql`${sessions.id} desc`)
+      .limit(1);
     expect(session!.expiresAt.getTime() - session!.createdAt.getTime()).toBe(OPERATOR_SESSION_SECONDS * 1000);
 
     // A buyer's 336-hour session: the grant on the command line brings it down to 12 hours.
@@ -110,7 +115,10 @@ describe("the operator guard", () => {
     for (const s of live) expect(s.expiresAt.getTime()).toBeLessThanOrEqual(clock.now().getTime() + OPERATOR_SESSION_SECONDS * 1000);
 
     // A role set behind the product's back leaves a long session: refused until signed in again.
-    await shop.services.db.update(sessions).set({ expiresAt: new Date(clock.now().getTime() + 300 * 3600_000) }).where(eq(sessions.userId, later.id));
+    await shop.services.db
+      .update(sessions)
+      .set({ expiresAt: new Date(clock.now().getTime() + 300 * 3600_000) })
+      .where(eq(sessions.userId, later.id));
     const stale = await call("me", later.token);
     expect(stale.status).toBe(401);
     expect(stale.body.message).toBe("This session was opened before you became an operator. Please sign in again.");

@@ -37,12 +37,18 @@ async function holder(game: keyof typeof GAMES, options: { lang?: string; frozen
 }
 
 async function pass(user: User, cheatId: number) {
-  const [row] = await shop.services.db.select().from(subscriptions).where(and(eq(subscriptions.userId, user.id), eq(subscriptions.cheatId, cheatId)));
+  const [row] = await shop.services.db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, user.id), eq(subscriptions.cheatId, cheatId)));
   return row!;
 }
 
 async function notificationsOf(user: User) {
-  return shop.services.db.select().from(notifications).where(and(eq(notifications.userId, user.id), eq(notifications.type, "days_granted")));
+  return shop.services.db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.userId, user.id), eq(notifications.type, "days_granted")));
 }
 
 describe("a compensation", () => {
@@ -56,7 +62,10 @@ describe("a compensation", () => {
     const colleague = await makeOperator(shop, clock, "support");
     await topUp(shop, colleague.id, 1000);
     expect((await shop.call("POST", "/v2/web/user/purchase", { token: colleague.token, json: { product_id: PRODUCTS.cs2.days7.id } })).status).toBe(200);
-    await shop.services.db.update(subscriptions).set({ expiresAt: new Date(clock.now().getTime() - DAY) }).where(eq(subscriptions.userId, expired.id));
+    await shop.services.db
+      .update(subscriptions)
+      .set({ expiresAt: new Date(clock.now().getTime() - DAY) })
+      .where(eq(subscriptions.userId, expired.id));
     expect((await shop.call("POST", `/v2/admin/users/${suspended.id}/suspend`, { token: owner.token, json: { reason: "fraud check" } })).status).toBe(200);
     const before = new Map<number, Awaited<ReturnType<typeof pass>>>();
     for (const user of [active, frozen, spanish, suspended, expired, colleague]) before.set(user.id, await pass(user, GAMES.cs2.id));
@@ -127,7 +136,9 @@ describe("a compensation that died part-way", () => {
     const before = await Promise.all(buyers.map((b) => pass(b, GAMES.dota2.id)));
     // The third batch fails (its UPDATE hits a pass the trigger refuses): the first two are done.
     const victim = [...before].sort((a, b) => a.id - b.id)[6]!;
-    await shop.services.db.execute(sql.raw(`create function refuse_one() returns trigger language plpgsql as $$ begin if new.id = ${victim.id} then raise exception 'disk full'; end if; return new; end $$`));
+    await shop.services.db.execute(
+      sql.raw(`create function refuse_one() returns trigger language plpgsql as $$ begin if new.id = ${victim.id} then raise exception 'disk full'; end if; return new; end $$`),
+    );
     await shop.services.db.execute(sql.raw("create trigger refuse_one before update on subscriptions for each row execute function refuse_one()"));
     const died = await compensate({ cheat_id: GAMES.dota2.id, days: 5, code: owner.code() }, "dota-outage");
     expect(died.status).toBe(500);
@@ -169,7 +180,10 @@ describe("a compensation that died part-way", () => {
     expect(buyer6.state).toBe("active");
     await shop.services.background.drain();
     for (const buyer of buyers) {
-      const mails = await shop.services.db.select().from(mailOutbox).where(and(eq(mailOutbox.to, buyer.email), eq(mailOutbox.template, "days_granted")));
+      const mails = await shop.services.db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.to, buyer.email), eq(mailOutbox.template, "days_granted")));
       expect(mails, buyer.email).toHaveLength(1);
     }
   });

@@ -6,20 +6,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { paymentOrders, users } from "../../db/schema/index.ts";
 import { manualClock } from "../../core/shared/clock.ts";
-import {
-  GAMES,
-  PASSWORD,
-  PRODUCTS,
-  balanceOf,
-  expectConsistentLedger,
-  registerUser,
-  signIn,
-  subscriptionOf,
-  subscriptionsOf,
-  topUp,
-  useShop,
-  type Reply,
-} from "../kit/shop.ts";
+import { GAMES, PASSWORD, PRODUCTS, balanceOf, expectConsistentLedger, registerUser, signIn, subscriptionOf, subscriptionsOf, topUp, useShop, type Reply } from "../kit/shop.ts";
 import { auditEntries, enableTwoFa, makeOperator, payByPayPal, signInWithCode, type Operator } from "./admin-kit.ts";
 
 const DAY = 86_400_000;
@@ -225,7 +212,12 @@ describe("actions", () => {
     const buyer = await registerUser(shop, { lang: "es" });
     const [row] = await shop.services.db.select().from(users).where(eq(users.id, buyer.id));
     const giftMail = await shop.services.mailer.send({ to: buyer.email, locale: "en", template: "gift_code", params: { game: "Minecraft", days: 7, code: "ABCDEFGH2345" } });
-    const resetMail = await shop.services.mailer.send({ to: buyer.email, locale: row!.locale, template: "password_reset", params: { code: "123456", link: "http://localhost/auth/reset?code=123456" } });
+    const resetMail = await shop.services.mailer.send({
+      to: buyer.email,
+      locale: row!.locale,
+      template: "password_reset",
+      params: { code: "123456", link: "http://localhost/auth/reset?code=123456" },
+    });
 
     const resent = await post(support.token, `/v2/admin/users/${buyer.id}/mails/resend`, { mail_id: giftMail, reason: "did not arrive" });
     expect(resent.status, resent.text).toBe(200);

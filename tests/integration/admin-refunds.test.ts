@@ -9,20 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { paymentOrders, paymentRefunds } from "../../db/schema/index.ts";
 import { manualClock } from "../../core/shared/clock.ts";
 import type { KitOrder } from "../kit/paypal.ts";
-import {
-  GAMES,
-  PRODUCTS,
-  balanceOf,
-  expectConsistentLedger,
-  owedOf,
-  registerUser,
-  rowsOf,
-  subscriptionOf,
-  subscriptionsOf,
-  useShop,
-  type Reply,
-  type User,
-} from "../kit/shop.ts";
+import { GAMES, PRODUCTS, balanceOf, expectConsistentLedger, owedOf, registerUser, rowsOf, subscriptionOf, subscriptionsOf, useShop, type Reply, type User } from "../kit/shop.ts";
 import { auditEntries, makeOperator, payByPayPal, signInWithCode, type Operator } from "./admin-kit.ts";
 
 const DAY = 86_400_000;
@@ -241,7 +228,9 @@ describe("when PayPal fails or refuses", () => {
     expect(await balanceOf(shop, buyer.id)).toBe(2000);
     const ok = await refund(paymentId, { amount: 700 });
     expect(ok.status, ok.text).toBe(200);
-    const ids = refundCalls().slice(-2).map((r) => r.requestId);
+    const ids = refundCalls()
+      .slice(-2)
+      .map((r) => r.requestId);
     expect(ids[0]).toBe(ids[1]);
     expect(shop.paypal.orders.get(order.id)!.refunds).toHaveLength(1);
     expect(await balanceOf(shop, buyer.id)).toBe(1300);

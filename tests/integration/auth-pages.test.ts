@@ -36,8 +36,7 @@ async function api(path: string, json: unknown, token?: string) {
 
 const signedIn = (res: Response) => Boolean(cookieSetTo(res, "access_token")) && setCookie(res, "access_token")!.includes("HttpOnly");
 
-const signIn = (redirectTo: string, path = "/en/auth") =>
-  form(path, { intent: "password", login: "demo@example.com", password: "demo12345", redirectTo });
+const signIn = (redirectTo: string, path = "/en/auth") => form(path, { intent: "password", login: "demo@example.com", password: "demo12345", redirectTo });
 
 /** Spellings of a target on another host, as browsers would read them in a Location (issue 7). */
 const OFFSITE = [
@@ -81,10 +80,7 @@ const OURS = "/en/cs2/profile/settings?tab=2";
  */
 const doors: [string, (redirectTo: string) => Promise<Response>][] = [
   ["sign-in", (redirectTo) => signIn(redirectTo)],
-  [
-    "registration",
-    (redirectTo) => form("/en/auth/register", { email: uniqueEmail("door"), password: PASSWORD, redirectTo }),
-  ],
+  ["registration", (redirectTo) => form("/en/auth/register", { email: uniqueEmail("door"), password: PASSWORD, redirectTo })],
   [
     "2FA step",
     async (redirectTo) => {

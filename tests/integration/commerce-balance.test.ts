@@ -7,19 +7,7 @@ import { systemClock } from "../../core/shared/clock.ts";
 import { gifts } from "../../db/schema/index.ts";
 import { GIFT_CODE } from "../../core/gifts/gift-code.ts";
 import { TEST_ORIGIN } from "../kit/app.ts";
-import {
-  GAMES,
-  PRODUCTS,
-  balanceOf,
-  expectConsistentLedger,
-  registerUser,
-  rowsOf,
-  subscriptionOf,
-  subscriptionsOf,
-  useShop,
-  type Reply,
-  type User,
-} from "../kit/shop.ts";
+import { GAMES, PRODUCTS, balanceOf, expectConsistentLedger, registerUser, rowsOf, subscriptionOf, subscriptionsOf, useShop, type Reply, type User } from "../kit/shop.ts";
 
 // The country header is trusted here as behind a CDN that sets it (issue 7, point 11).
 const shop = useShop({ smtp: true, clock: systemClock, env: { COUNTRY_HEADER_TRUSTED: "1" } });
@@ -249,7 +237,12 @@ describe("transactions, statistics and referrals", () => {
     expect(ids).toHaveLength(13);
     expect([...ids].sort((a, b) => b - a)).toEqual(ids);
     expect(all.body.data[12]).toMatchObject({ type: "topup", amount: 4000, currency: "USD", status: "completed", products: [], product_id: null, product: null });
-    expect(all.body.data[0]).toMatchObject({ type: "purchase", amount: -199, product_id: PRODUCTS.dota2.days1.id, product: { id: PRODUCTS.dota2.days1.id, cheat_id: GAMES.dota2.id, params: { days: 1 }, price: 199 } });
+    expect(all.body.data[0]).toMatchObject({
+      type: "purchase",
+      amount: -199,
+      product_id: PRODUCTS.dota2.days1.id,
+      product: { id: PRODUCTS.dota2.days1.id, cheat_id: GAMES.dota2.id, params: { days: 1 }, price: 199 },
+    });
     expect(typeof all.body.data[0].created_at).toBe("string");
 
     const byDefault = await shop.call("GET", "/v2/web/user/transactions", { token: user.token });
@@ -294,7 +287,14 @@ describe("transactions, statistics and referrals", () => {
     const subs = await subscriptionsOf(shop, user.token);
     const dota = await shop.call("GET", `/v2/web/user/statistics?cheat_id=${GAMES.dota2.id}`, { token: user.token });
     expect(dota.status).toBe(200);
-    expect(dota.body.statistics).toMatchObject({ cheat_id: GAMES.dota2.id, total_days: 37, total_spent: 2798, purchases: 2, freezes: 1, expires_at: subscriptionOf(subs, GAMES.dota2.id)!.expires_at });
+    expect(dota.body.statistics).toMatchObject({
+      cheat_id: GAMES.dota2.id,
+      total_days: 37,
+      total_spent: 2798,
+      purchases: 2,
+      freezes: 1,
+      expires_at: subscriptionOf(subs, GAMES.dota2.id)!.expires_at,
+    });
     expect(typeof dota.body.statistics.active_since).toBe("string");
     const minecraft = await shop.call("GET", `/v2/web/user/statistics?cheat_id=${GAMES.minecraft.id}`, { token: user.token });
     expect(minecraft.body.statistics).toMatchObject({ cheat_id: GAMES.minecraft.id, total_days: 1, total_spent: 199, purchases: 1, freezes: 0 });

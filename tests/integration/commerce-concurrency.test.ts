@@ -5,21 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../core/shared/clock.ts";
 import { runJobsOnce } from "../../server/jobs.ts";
-import {
-  GAMES,
-  PRODUCTS,
-  balanceOf,
-  expectConsistentLedger,
-  owedOf,
-  registerUser,
-  rowsOf,
-  subscriptionOf,
-  subscriptionsOf,
-  topUp,
-  useShop,
-  type Reply,
-  type User,
-} from "../kit/shop.ts";
+import { GAMES, PRODUCTS, balanceOf, expectConsistentLedger, owedOf, registerUser, rowsOf, subscriptionOf, subscriptionsOf, topUp, useShop, type Reply, type User } from "../kit/shop.ts";
 
 // No PayPal timeouts are tested here: a generous one keeps a busy machine from failing a call
 // (a capture, a webhook's certificate) while twenty requests share the event loop.

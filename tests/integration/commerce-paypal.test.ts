@@ -8,20 +8,7 @@ import { systemClock } from "../../core/shared/clock.ts";
 import { idempotencyKeys, paymentOrders } from "../../db/schema/index.ts";
 import type { KitOrder } from "../kit/paypal.ts";
 import { runJobsOnce } from "../../server/jobs.ts";
-import {
-  GAMES,
-  PRODUCTS,
-  balanceOf,
-  expectConsistentLedger,
-  owedOf,
-  registerUser,
-  rowsOf,
-  subscriptionOf,
-  subscriptionsOf,
-  useShop,
-  type Reply,
-  type User,
-} from "../kit/shop.ts";
+import { GAMES, PRODUCTS, balanceOf, expectConsistentLedger, owedOf, registerUser, rowsOf, subscriptionOf, subscriptionsOf, useShop, type Reply, type User } from "../kit/shop.ts";
 
 // The country header is trusted here as behind a CDN that sets it (issue 7, point 11); referral
 // rewards are released by the first job run (the 14-day hold is tested in commerce-refunds).

@@ -376,7 +376,12 @@ describe("a reversal (chargeback)", () => {
     // Every session ended; a new sign-in is refused, in the user's language, only with the right password.
     expect((await shop.call("GET", "/v2/web/user/me", { token: buyer.token })).status).toBe(401);
     expect((await shop.call("GET", "/v2/web/user/me", { token: second.token })).status).toBe(401);
-    expect(await shop.services.db.select().from(sessions).where(and(eq(sessions.userId, buyer.id), isNull(sessions.revokedAt)))).toHaveLength(0);
+    expect(
+      await shop.services.db
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.userId, buyer.id), isNull(sessions.revokedAt))),
+    ).toHaveLength(0);
     const wrong = await shop.call("POST", "/v2/web/login", { json: { login: buyer.email, password: "Not-The-Password-1" }, lang: "ru" });
     expect(wrong.status).toBe(401);
     expect(wrong.body.code).toBe("invalid_credentials");
@@ -386,7 +391,12 @@ describe("a reversal (chargeback)", () => {
     expect(ru.body.token).toBeUndefined();
     const en = await shop.call("POST", "/v2/web/login", { json: { login: buyer.username, password: PASSWORD }, lang: "en" });
     expect(en.body.message).toBe("This account is suspended. Please contact support: help@shop.test.");
-    expect(await shop.services.db.select().from(sessions).where(and(eq(sessions.userId, buyer.id), isNull(sessions.revokedAt)))).toHaveLength(0);
+    expect(
+      await shop.services.db
+        .select()
+        .from(sessions)
+        .where(and(eq(sessions.userId, buyer.id), isNull(sessions.revokedAt))),
+    ).toHaveLength(0);
     // A sign-in link made before opens no session either; and a session is refused while the
     // account is suspended, even one that was somehow not ended.
     const meta = { ip: "local", locale: "en" as const };

@@ -39,11 +39,7 @@ describe("a webhook whose application fails in the database", () => {
     const buyer = await registerUser(shop);
     const order = await capturedAtProvider(buyer, { amount: 1600 });
     const event = shop.paypal.webhookEvent("PAYMENT.CAPTURE.COMPLETED", order);
-    const failed = await withBrokenDatabase(
-      ["alter table payment_orders rename to payment_orders_away"],
-      ["alter table payment_orders_away rename to payment_orders"],
-      () => webhook(event),
-    );
+    const failed = await withBrokenDatabase(["alter table payment_orders rename to payment_orders_away"], ["alter table payment_orders_away rename to payment_orders"], () => webhook(event));
     expect(failed.status).toBeGreaterThanOrEqual(500);
     expect(failed.body).toMatchObject({ status: false });
     expect(await rowsOf(shop, buyer.id)).toHaveLength(0);

@@ -239,10 +239,14 @@ describe("what revokes", () => {
     expect((await shop.call("POST", "/v2/web/user/purchase", { token: user.token, json: { product_id: PRODUCTS.cs2.days7.id } })).status).toBe(200);
     const key = subscriptionOf(await subscriptionsOf(shop, user.token), GAMES.cs2.id)!.licence_key;
     const { token } = await activate(listening.url, { key, hwid: "PC-STATUS" });
-    const setStatus = (status: "working" | "updating" | "detected" | "maintenance") =>
-      shop.services.db.update(cheats).set({ status }).where(eq(cheats.id, GAMES.cs2.id));
+    const setStatus = (status: "working" | "updating" | "detected" | "maintenance") => shop.services.db.update(cheats).set({ status }).where(eq(cheats.id, GAMES.cs2.id));
     try {
-      for (const [status, entitled] of [["detected", false], ["updating", true], ["maintenance", false], ["working", true]] as const) {
+      for (const [status, entitled] of [
+        ["detected", false],
+        ["updating", true],
+        ["maintenance", false],
+        ["working", true],
+      ] as const) {
         await setStatus(status);
         expect(await pulse(token)).toMatchObject({ entitled, game_status: status, state: "active" });
       }

@@ -30,8 +30,7 @@ const FILE = randomBytes(150_000);
 const SHA = createHash("sha256").update(FILE).digest("hex");
 let owner: User;
 
-const downloads = (user: User, cheatId: number = GAMES.minecraft.id, lang = "en") =>
-  shop.call("GET", `/v2/web/user/downloads?cheat_id=${cheatId}`, { token: user.token, lang });
+const downloads = (user: User, cheatId: number = GAMES.minecraft.id, lang = "en") => shop.call("GET", `/v2/web/user/downloads?cheat_id=${cheatId}`, { token: user.token, lang });
 
 async function fetchFile(url: string, headers: Record<string, string> = {}, method = "GET") {
   const res = await fetch(url, { headers, method });

@@ -34,11 +34,7 @@ export const OWNER_EMAIL = "owner@delivery.test";
  * Registers an owner (OWNER_EMAIL unless told) and turns two-factor codes on (unless `twoFa` is
  * false); the clock moves one TOTP step.
  */
-export async function registerOwner(
-  shop: Shop,
-  clock: Clock & { advance(ms: number): void },
-  { email = OWNER_EMAIL, twoFa = true }: { email?: string; twoFa?: boolean } = {},
-): Promise<User> {
+export async function registerOwner(shop: Shop, clock: Clock & { advance(ms: number): void }, { email = OWNER_EMAIL, twoFa = true }: { email?: string; twoFa?: boolean } = {}): Promise<User> {
   const owner = await registerUser(shop, { tag: "owner" });
   // registerUser() made up an address; the owner's is the configured one.
   const changed = await shop.services.db.update(users).set({ email }).where(eq(users.id, owner.id)).returning({ id: users.id });
@@ -61,12 +57,7 @@ export async function buyerWithPass(shop: Shop, productId: number, cheatId: numb
 }
 
 /** `POST /v2/admin/games/{id}/builds` as multipart, in process. */
-export async function uploadBuild(
-  shop: Shop,
-  token: string | undefined,
-  cheatId: number,
-  parts: { file?: { bytes: Uint8Array<ArrayBuffer>; name: string }; version?: string; notes?: string },
-) {
+export async function uploadBuild(shop: Shop, token: string | undefined, cheatId: number, parts: { file?: { bytes: Uint8Array<ArrayBuffer>; name: string }; version?: string; notes?: string }) {
   const form = new FormData();
   if (parts.version !== undefined) form.set("version", parts.version);
   if (parts.notes !== undefined) form.set("notes", parts.notes);
@@ -76,4 +67,3 @@ export async function uploadBuild(
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text), headers: res.headers };
 }
-

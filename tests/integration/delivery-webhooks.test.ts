@@ -76,7 +76,12 @@ describe("endpoints (owner)", () => {
   });
 
   it("refuses a bad URL or event list with 400 validation_failed", async () => {
-    for (const json of [{ url: "not a url", events: ["payment.completed"] }, { url: receiver.url, events: [] }, { url: receiver.url, events: ["payment.exploded"] }, { url: "ftp://127.0.0.1/x", events: ["payment.completed"] }]) {
+    for (const json of [
+      { url: "not a url", events: ["payment.completed"] },
+      { url: receiver.url, events: [] },
+      { url: receiver.url, events: ["payment.exploded"] },
+      { url: "ftp://127.0.0.1/x", events: ["payment.completed"] },
+    ]) {
       const reply = await shop.call("POST", "/v2/admin/webhooks", { token: owner.token, json });
       expect(reply.status, JSON.stringify(json)).toBe(400);
       expect(reply.body.code).toBe("validation_failed");
@@ -101,7 +106,13 @@ describe("delivery", () => {
       expect(Object.keys(request.json)).toEqual(["id", "type", "created_at", "data"]);
       expect(request.json.created_at).toBe(clock.now().toISOString());
     }
-    expect(mine[0]!.json.data).toMatchObject({ user_id: buyer.id, order_id: created.body.order_id, kind: "product", amount: PRODUCTS.dota2.days7.price, product: { cheat_id: GAMES.dota2.id, days: 7 } });
+    expect(mine[0]!.json.data).toMatchObject({
+      user_id: buyer.id,
+      order_id: created.body.order_id,
+      kind: "product",
+      amount: PRODUCTS.dota2.days7.price,
+      product: { cheat_id: GAMES.dota2.id, days: 7 },
+    });
     expect(mine[1]!.json.data).toMatchObject({ user_id: buyer.id, cheat_id: GAMES.dota2.id, state: "active", remaining_seconds: 7 * 86_400 });
     // A wrong secret would not verify.
     expect(() => expectSigned(mine[0]!, "whsec_someone_else")).toThrow();
@@ -188,7 +199,10 @@ describe("delivery", () => {
       .filter((r) => r.json.data.user_id === first.id)
       .map((r) => r.json.data.state);
     expect(states).toEqual(["active", "active", "frozen", "active"]);
-    const ids = receiver.received.slice(before).filter((r) => r.json.data.user_id === first.id).map((r) => r.json.id);
+    const ids = receiver.received
+      .slice(before)
+      .filter((r) => r.json.data.user_id === first.id)
+      .map((r) => r.json.id);
     expect(ids[0]).toBe(ids[1]); // the failed attempt and its retry: the same event
     expect((await deliveriesOf(first.id)).every((d) => d.status === "delivered")).toBe(true);
   });

@@ -71,7 +71,12 @@ async function mailsTo(address: string) {
 }
 
 /** The visible text of a page, for comparing answers. */
-const textOf = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ").replace(/&#x27;|&#39;/g, "'").replace(/\s+/g, " ");
+const textOf = (html: string) =>
+  html
+    .replace(/<script[\s\S]*?<\/script>/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, " ");
 
 describe("the settings page's e-mail change", () => {
   it("sends at most 5 mails to typed addresses for 100 posts, then answers 429 with the message on the page", async () => {

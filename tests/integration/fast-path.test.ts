@@ -49,11 +49,7 @@ describe("the page-cache fast path", () => {
   it("reads the Cookie header as the app does, with one parser: quoted values, repeated names, invalid pairs", async () => {
     // RFC 6265 allows a value in double quotes; the first valid pair of a name counts. The app's
     // middleware and the fast path must agree on each, or a hit would set cookies a miss does not.
-    const headers = [
-      'locale="en"; t="AAAAbbbbCCCCdddd"',
-      "locale=en; locale=ru; t=AAAAbbbbCCCCdddd; t=BBBB",
-      "locale=e\\n; locale=en; t=AAAAbbbbCCCCdddd",
-    ];
+    const headers = ['locale="en"; t="AAAAbbbbCCCCdddd"', "locale=en; locale=ru; t=AAAAbbbbCCCCdddd; t=BBBB", "locale=e\\n; locale=en; t=AAAAbbbbCCCCdddd"];
     for (const cookie of headers) {
       const miss = await fetch(`${base}/en/cs2?fresh=${encodeURIComponent(cookie)}`, { headers: { cookie } });
       expect(miss.status).toBe(200);

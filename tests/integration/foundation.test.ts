@@ -20,7 +20,6 @@ const LANGS: [string, string][] = [
   ["/id", "id"],
 ];
 
-
 describe("languages and storefront pages", () => {
   it.each(LANGS)("%s answers 200 with <html lang=%s>, canonical and hreflang alternates", async (path, lang) => {
     const res = await shop.request(path, { headers: { cookie: "locale=ru" } });
@@ -221,7 +220,9 @@ describe("security headers and the page cache", () => {
       expect(csp).not.toContain("unsafe-inline");
       const html = await res.text();
       for (const [, script] of html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)) {
-        const hash = createHash("sha256").update(script ?? "").digest("base64");
+        const hash = createHash("sha256")
+          .update(script ?? "")
+          .digest("base64");
         expect(csp).toContain(`'sha256-${hash}'`);
       }
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");

@@ -14,7 +14,8 @@ import { TEST_ORIGIN } from "../kit/app.ts";
 // The mail limit at its default (the shop kit lifts it for the parallel tests).
 const shop = useShop({ smtp: true, clock: systemClock, env: { RATE_MAIL_USER: "5/1h" } });
 
-const gift = (user: User, recipient: string, productId: number = PRODUCTS.dota2.days7.id) => shop.call("POST", "/v2/web/user/gift", { token: user.token, json: { product_id: productId, recipient } });
+const gift = (user: User, recipient: string, productId: number = PRODUCTS.dota2.days7.id) =>
+  shop.call("POST", "/v2/web/user/gift", { token: user.token, json: { product_id: productId, recipient } });
 
 async function mailsTo(address: string) {
   await shop.services.background.drain();
@@ -55,7 +56,10 @@ describe("gifts by e-mail", () => {
     const [invite] = await mailsTo(stranger);
     expect(invite!.subject).toBe(t("mail.gift_invite.subject", { from: giver.username }));
     // The code stands on a line of its own.
-    const code = (invite!.text ?? "").split("\n").map((line) => line.trim()).find((line) => GIFT_CODE.test(line))!;
+    const code = (invite!.text ?? "")
+      .split("\n")
+      .map((line) => line.trim())
+      .find((line) => GIFT_CODE.test(line))!;
     expect(code).toBeDefined();
     expect(invite!.text).toContain(`${TEST_ORIGIN}/en/auth/register`);
     // The stranger signs up and redeems it.

@@ -65,7 +65,17 @@ describe("POST /v2/web/user/notification/read", () => {
 
   it("refuses what is neither ids nor all: true, and guests", async () => {
     const user = await registerUser(shop);
-    for (const json of [{}, { ids: [] }, { ids: [1], all: true }, { all: false }, { ids: ["1"] }, { ids: [0] }, { ids: [1.5] }, { ids: 1 }, { ids: Array.from({ length: 101 }, (_, i) => i + 1) }]) {
+    for (const json of [
+      {},
+      { ids: [] },
+      { ids: [1], all: true },
+      { all: false },
+      { ids: ["1"] },
+      { ids: [0] },
+      { ids: [1.5] },
+      { ids: 1 },
+      { ids: Array.from({ length: 101 }, (_, i) => i + 1) },
+    ]) {
       const reply = await read(user, json);
       expect(reply.status, JSON.stringify(json)).toBe(400);
       expect(reply.body.code).toBe("validation_failed");

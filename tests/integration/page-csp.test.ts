@@ -27,15 +27,18 @@ let cookie = "";
 function withForeignScript(build: ServerBuild): ServerBuild {
   const route = build.routes[ROUTE]!;
   const Page = route.module.default as ComponentType;
-  const Injected = (props: object) =>
-    createElement(Fragment, null, createElement(Page, props), createElement("script", { dangerouslySetInnerHTML: { __html: INJECTED } }));
+  const Injected = (props: object) => createElement(Fragment, null, createElement(Page, props), createElement("script", { dangerouslySetInnerHTML: { __html: INJECTED } }));
   return { ...build, routes: { ...build.routes, [ROUTE]: { ...route, module: { ...route.module, default: Injected } } } };
 }
 
 beforeAll(async () => {
   shop = await startTestApp({ pages: false });
   app = createApp(shop.services, { build: withForeignScript(await loadBuild()), clientDir: path.join(BUILD_DIR, "client") });
-  const registered = await shop.request("/v2/web/register", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "csp@example.com", password: "Quartz-Lantern-42" }) });
+  const registered = await shop.request("/v2/web/register", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "csp@example.com", password: "Quartz-Lantern-42" }),
+  });
   cookie = `access_token=${((await registered.json()) as { token: string }).token}`;
 });
 afterAll(async () => {

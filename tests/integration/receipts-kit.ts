@@ -36,4 +36,3 @@ export async function oneReceipt(s: Shop, user: User, locale: Locale): Promise<{
   expect(mail.subject).toBe(s.services.catalogs.t(locale)("mail.receipt.subject", { number }));
   return { mail, row };
 }
-

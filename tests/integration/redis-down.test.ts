@@ -103,7 +103,6 @@ describe("a Redis that dies mid-run", () => {
       return (await client.get(`shop:rl:login:user:${fresh.id}`)) === "1";
     });
   });
-
 });
 
 describe("/readyz and the jobs", () => {

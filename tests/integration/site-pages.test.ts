@@ -70,10 +70,7 @@ describe("the site pages", () => {
     expect((await open("/en/privacy")).status).toBe(200); // cached now
     const where = and(eq(sitePages.slug, "privacy"), eq(sitePages.locale, "en"));
     const [before] = await db.select().from(sitePages).where(where);
-    await db
-      .update(sitePages)
-      .set({ body: "## New heading\n- first point\n<script>alert(1)</script> and [a trap](javascript:alert(1)) and [refunds](/refunds)" })
-      .where(where);
+    await db.update(sitePages).set({ body: "## New heading\n- first point\n<script>alert(1)</script> and [a trap](javascript:alert(1)) and [refunds](/refunds)" }).where(where);
     await content.reload();
     try {
       const page = await open("/en/privacy");

@@ -39,8 +39,7 @@ const ticketOf = async (user: User): Promise<string> => (await api("/v2/web/sso/
 /** 200 while the session of this token lives, 401 once it is dead. */
 const meStatus = async (token: string) => (await shop.request("/v2/web/user/me", { headers: { authorization: `Bearer ${token}` } })).status;
 
-const open = (ticket: string, headers: Record<string, string> = {}, query = "") =>
-  shop.request(`/en/auth/sso?ticket=${ticket}${query}`, { headers, redirect: "manual" });
+const open = (ticket: string, headers: Record<string, string> = {}, query = "") => shop.request(`/en/auth/sso?ticket=${ticket}${query}`, { headers, redirect: "manual" });
 
 function confirm(ticket: string, headers: Record<string, string> = {}, fields: Record<string, string> = {}) {
   return shop.request(`/en/auth/sso?ticket=${ticket}`, {

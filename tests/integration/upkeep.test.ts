@@ -12,8 +12,7 @@ const shop = useShop({ smtp: true });
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-const sessionIds = async (userId: number) =>
-  (await shop.services.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId))).map((r) => r.id).sort();
+const sessionIds = async (userId: number) => (await shop.services.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId))).map((r) => r.id).sort();
 
 describe("purges", () => {
   it("delete expired and revoked sessions only after the grace period", async () => {
@@ -69,7 +68,12 @@ describe("purges", () => {
     const user = await registerUser(shop);
     expect((await login(shop, user.email, "Wrong-Password-1")).status).toBe(401);
     const keysOf = async () =>
-      (await shop.services.db.select({ key: rateLimits.key }).from(rateLimits).where(inArray(rateLimits.key, [`login:user:${user.id}`]))).map((r) => r.key);
+      (
+        await shop.services.db
+          .select({ key: rateLimits.key })
+          .from(rateLimits)
+          .where(inArray(rateLimits.key, [`login:user:${user.id}`]))
+      ).map((r) => r.key);
     await runJobsOnce(shop.services);
     expect(await keysOf()).toEqual([`login:user:${user.id}`]);
     shop.clock.advance(16 * 60_000);

@@ -214,7 +214,10 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       tokenCalls++;
       const value = token("A21AA", 16);
       tokens.add(value);
-      return { status: 200, json: { scope: "https://uri.paypal.com/services/payments/payment", access_token: value, token_type: "Bearer", app_id: "APP-KIT", expires_in: kit.tokenLifetime, nonce: token("n") } };
+      return {
+        status: 200,
+        json: { scope: "https://uri.paypal.com/services/payments/payment", access_token: value, token_type: "Bearer", app_id: "APP-KIT", expires_in: kit.tokenLifetime, nonce: token("n") },
+      };
     }
     const bearer = headers.authorization?.replace(/^Bearer /, "");
     if (!bearer || !tokens.has(bearer)) return error(401, "AUTHENTICATION_FAILURE");
@@ -272,7 +275,13 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       const value = asked?.value ?? ((captured - refunded) / 100).toFixed(2);
       if (!/^\d+(\.\d{1,2})?$/.test(value) || cents(value) <= 0) return error(400, "INVALID_REQUEST", "INVALID_PARAMETER_VALUE");
       if (refunded + cents(value) > captured) return error(422, "UNPROCESSABLE_ENTITY", "REFUND_AMOUNT_EXCEEDED");
-      const refund: KitRefund = { id: token("REF", 6), amount: { value, currency_code: order.capture.amount.currency_code }, status: kit.refundStatus, requestId: req.requestId, invoiceId: body?.invoice_id };
+      const refund: KitRefund = {
+        id: token("REF", 6),
+        amount: { value, currency_code: order.capture.amount.currency_code },
+        status: kit.refundStatus,
+        requestId: req.requestId,
+        invoiceId: body?.invoice_id,
+      };
       order.refunds.push(refund);
       return { status: 201, json: refundJson(order, refund) };
     }

@@ -49,8 +49,7 @@ function launch(port: number): Promise<ChildProcess> {
   });
 }
 
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once("exit", () => resolve()));
+const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once("exit", () => resolve())));
 
 export async function startRedisServer(): Promise<TestRedis> {
   const port = await freePort();

@@ -62,7 +62,10 @@ describe("10,000 passes", () => {
     };
     const before = await sum();
     expect(before.n).toBe(PASSES + EXPIRED);
-    const [racerBefore] = await shop.services.db.select().from(subscriptions).where(and(eq(subscriptions.userId, racer.id), eq(subscriptions.cheatId, GAMES.minecraft.id)));
+    const [racerBefore] = await shop.services.db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, racer.id), eq(subscriptions.cheatId, GAMES.minecraft.id)));
 
     const started = performance.now();
     const call = shop.call("POST", "/v2/admin/compensation", {
@@ -90,7 +93,10 @@ describe("10,000 passes", () => {
     // Active passes ran on from their end by 2 days; frozen ones keep 2 days more in the freeze; expired ones did not move.
     expect(after.expires - before.expires).toBeCloseTo(active * 2 * 86_400 + 7 * 86_400, 0);
     expect(after.frozen - before.frozen).toBe(FROZEN * 2 * 86_400);
-    const [racerAfter] = await shop.services.db.select().from(subscriptions).where(and(eq(subscriptions.userId, racer.id), eq(subscriptions.cheatId, GAMES.minecraft.id)));
+    const [racerAfter] = await shop.services.db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, racer.id), eq(subscriptions.cheatId, GAMES.minecraft.id)));
     expect(racerAfter!.expiresAt.getTime() - racerBefore!.expiresAt.getTime()).toBe(9 * DAY);
     const countNotes = async () => rowsOf<{ n: number }>(await shop.services.db.execute(sql`select count(*)::int as n from notifications where type = 'days_granted'`))[0]!.n;
     expect(await countNotes()).toBe(PASSES);
@@ -111,7 +117,10 @@ describe("10,000 passes", () => {
     const mailSeconds = (performance.now() - mailsStarted) / 1000;
     const [mails] = rowsOf<{ n: number }>(await shop.services.db.execute(sql`select count(*)::int as n from mail_outbox where template = 'days_granted'`));
     expect(mails!.n).toBe(PASSES);
-    const unmailed = await shop.services.db.select().from(compensationItems).where(sql`${compensationItems.mailedAt} is null`);
+    const unmailed = await shop.services.db
+      .select()
+      .from(compensationItems)
+      .where(sql`${compensationItems.mailedAt} is null`);
     expect(unmailed).toHaveLength(0);
 
     const figure = { passes: PASSES, frozen: FROZEN, seconds: Number(seconds.toFixed(2)), passesPerSecond: Math.round(PASSES / seconds), mailSeconds: Number(mailSeconds.toFixed(2)) };

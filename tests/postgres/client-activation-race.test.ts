@@ -22,9 +22,7 @@ async function licenceOf(target: typeof shop): Promise<string> {
 
 async function race(target: typeof shop, key: string) {
   const started = performance.now();
-  const replies = await Promise.all(
-    Array.from({ length: PARALLEL }, (_, i) => target.call("POST", "/v2/client/activate", { json: { key, hwid: `RACE-DEVICE-${i}`, client_version: "1.0.0" } })),
-  );
+  const replies = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => target.call("POST", "/v2/client/activate", { json: { key, hwid: `RACE-DEVICE-${i}`, client_version: "1.0.0" } })));
   const ms = performance.now() - started;
   const byStatus = new Map<number, number>();
   for (const reply of replies) byStatus.set(reply.status, (byStatus.get(reply.status) ?? 0) + 1);

@@ -102,7 +102,9 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
           </div>
           <div>
             <dt>{t("demo.order")}</dt>
-            <dd><code>{orderId}</code></dd>
+            <dd>
+              <code>{orderId}</code>
+            </dd>
           </div>
         </dl>
         {!open && <p className="alert alert-info">{t("demo.done")}</p>}
@@ -110,7 +112,9 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
           {open ? (
             <>
               <SubmitButton intent="pay">{t("demo.pay", { amount: formatMoney(amount, currency, locale) })}</SubmitButton>
-              <SubmitButton intent="cancel" variant="secondary">{t("demo.cancel")}</SubmitButton>
+              <SubmitButton intent="cancel" variant="secondary">
+                {t("demo.cancel")}
+              </SubmitButton>
             </>
           ) : (
             <SubmitButton intent="pay">{t("demo.continue")}</SubmitButton>

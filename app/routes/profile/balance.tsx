@@ -135,13 +135,17 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
       <div className="commerce-grid">
         <Card className="balance-card">
           <p className="muted small">{t("balance.current")}</p>
-          <p className="stat" data-testid="balance">{formatMoney(balance, currency, locale)}</p>
+          <p className="stat" data-testid="balance">
+            {formatMoney(balance, currency, locale)}
+          </p>
           <p className="muted small">{t("balance.lead")}</p>
           {owed > 0 && (
             // What a refund left uncovered (docs/product/money.md#owed): the buyer sees it and how it is paid off.
             <div className="balance-owed">
               <p className="muted small">{t("balance.owed.title")}</p>
-              <p className="stat" data-testid="owed">{formatMoney(owed, currency, locale)}</p>
+              <p className="stat" data-testid="owed">
+                {formatMoney(owed, currency, locale)}
+              </p>
               <p className="muted small">{t("balance.owed.note")}</p>
             </div>
           )}
@@ -169,7 +173,9 @@ function TopUp({ constraint, currency, range, lastResult }: { constraint: { amou
   return (
     <PageForm form={form} className="form topup-form">
       <Field field={fields.amount} type="number" inputMode="decimal" unit={currency} label={t("balance.topup.amount", { currency })} hint={range} />
-      <SubmitButton intent="topup" block={false}>{t("balance.topup.submit")}</SubmitButton>
+      <SubmitButton intent="topup" block={false}>
+        {t("balance.topup.submit")}
+      </SubmitButton>
       <p className="muted small">{t("balance.topup.note")}</p>
     </PageForm>
   );
@@ -207,18 +213,16 @@ function Transactions({ page, before }: { page: TransactionPage; before: number 
   return (
     <Card as="section" className="transactions">
       <div className="section-head">
-        <h2 className="h3" id="transactions-title">{t("balance.tx.title")}</h2>
+        <h2 className="h3" id="transactions-title">
+          {t("balance.tx.title")}
+        </h2>
         {before !== null && (
           <Link to={pathname} className="small">
             {t("balance.tx.newest")}
           </Link>
         )}
       </div>
-      {rows.length === 0 && !failed ? (
-        <p className="muted empty">{t("balance.tx.empty")}</p>
-      ) : rows.length > 0 ? (
-        <TransactionTable rows={rows} />
-      ) : null}
+      {rows.length === 0 && !failed ? <p className="muted empty">{t("balance.tx.empty")}</p> : rows.length > 0 ? <TransactionTable rows={rows} /> : null}
       {failed && (
         <p className="alert alert-error" role="alert">
           <Icon name="alert" size={18} /> <span>{t("balance.tx.failed")}</span>
@@ -261,11 +265,15 @@ function Receipts({ receipts }: { receipts: ReceiptRow[] | null }) {
   return (
     <Card as="section" className="receipts">
       <div className="section-head">
-        <h2 className="h3" id="receipts-title">{t("balance.receipts.title")}</h2>
+        <h2 className="h3" id="receipts-title">
+          {t("balance.receipts.title")}
+        </h2>
       </div>
       <p className="muted small">{t("balance.receipts.lead")}</p>
       {receipts === null ? (
-        <p className="muted empty" role="alert">{t("balance.receipts.failed")}</p>
+        <p className="muted empty" role="alert">
+          {t("balance.receipts.failed")}
+        </p>
       ) : receipts.length === 0 ? (
         <p className="muted empty">{t("balance.receipts.empty")}</p>
       ) : (
@@ -277,7 +285,9 @@ function Receipts({ receipts }: { receipts: ReceiptRow[] | null }) {
                 <th scope="col">{t("balance.receipts.date")}</th>
                 <th scope="col">{t("balance.receipts.items")}</th>
                 <th scope="col">{t("balance.receipts.method")}</th>
-                <th scope="col" className="num">{t("balance.receipts.amount")}</th>
+                <th scope="col" className="num">
+                  {t("balance.receipts.amount")}
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -287,9 +297,13 @@ function Receipts({ receipts }: { receipts: ReceiptRow[] | null }) {
                   <td data-label={t("balance.receipts.date")}>
                     <time dateTime={receipt.createdAt.toISOString()}>{formatDate(receipt.createdAt)}</time>
                   </td>
-                  <td data-label={t("balance.receipts.items")} className="details">{receipt.lines.join(", ")}</td>
+                  <td data-label={t("balance.receipts.items")} className="details">
+                    {receipt.lines.join(", ")}
+                  </td>
                   <td data-label={t("balance.receipts.method")}>{receipt.method}</td>
-                  <td data-label={t("balance.receipts.amount")} className="num amount">{formatMoney(receipt.amount, receipt.currency, locale)}</td>
+                  <td data-label={t("balance.receipts.amount")} className="num amount">
+                    {formatMoney(receipt.amount, receipt.currency, locale)}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -312,7 +326,9 @@ function TransactionTable({ rows }: { rows: Row[] }) {
             <th scope="col">{t("balance.tx.date")}</th>
             <th scope="col">{t("balance.tx.type")}</th>
             <th scope="col">{t("balance.tx.details")}</th>
-            <th scope="col" className="num">{t("balance.tx.amount")}</th>
+            <th scope="col" className="num">
+              {t("balance.tx.amount")}
+            </th>
             <th scope="col">{t("balance.tx.status")}</th>
           </tr>
         </thead>
@@ -330,7 +346,12 @@ function TransactionTable({ rows }: { rows: Row[] }) {
                 <td data-label={t("balance.tx.type")}>{t(`tx.type.${row.type}`)}</td>
                 <td data-label={t("balance.tx.details")} className="details">
                   {row.items.length > 0 && <span>{row.items.join(", ")}</span>}
-                  {via && <span className="muted tx-source">{row.items.length > 0 ? " · " : ""}{via}</span>}
+                  {via && (
+                    <span className="muted tx-source">
+                      {row.items.length > 0 ? " · " : ""}
+                      {via}
+                    </span>
+                  )}
                   {!row.items.length && !via && <span className="muted">—</span>}
                 </td>
                 <td data-label={t("balance.tx.amount")} className={`num amount ${tone}`}>

@@ -91,7 +91,9 @@ export default function Overview({ loaderData: { user, game, subscription: sub }
         </Card>
       </div>
       <nav aria-labelledby="quick-title" className="quick-links">
-        <h2 id="quick-title" className="h3">{t("profile.overview.quick")}</h2>
+        <h2 id="quick-title" className="h3">
+          {t("profile.overview.quick")}
+        </h2>
         <ul className="grid quick-grid">
           {QUICK_LINKS.map((l) => (
             <li key={l.key}>

@@ -31,11 +31,7 @@ export default function Referral({ loaderData: { referral, currency } }: Route.C
       <p className="muted">{t("referral.lead", { percent: referral.percent })}</p>
       <Card as="section" className="referral-card">
         <h2 className="h3">{t("referral.link")}</h2>
-        <CopyField
-          id="referral-link"
-          value={referral.link}
-          texts={{ label: t("referral.link"), copy: t("referral.copy"), copied: t("referral.copied"), failed: t("referral.copyFailed") }}
-        />
+        <CopyField id="referral-link" value={referral.link} texts={{ label: t("referral.link"), copy: t("referral.copy"), copied: t("referral.copied"), failed: t("referral.copyFailed") }} />
         <p className="muted small">{t("referral.code", { code: referral.code })}</p>
       </Card>
       <div className="grid stats-grid">

@@ -8,14 +8,7 @@ import { redirect } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { ACCOUNT_FORMS, PASSWORD_MIN } from "../../../core/accounts/accounts.constraints.ts";
-import {
-  ChangeEmailSchema,
-  ChangePasswordFields,
-  ConfirmEnableSchema,
-  DeleteAccountSchema,
-  DisableTwoFaSchema,
-  EmailPreferencesFields,
-} from "../../../core/accounts/accounts.schema.ts";
+import { ChangeEmailSchema, ChangePasswordFields, ConfirmEnableSchema, DeleteAccountSchema, DisableTwoFaSchema, EmailPreferencesFields } from "../../../core/accounts/accounts.schema.ts";
 import { signInCookies, signOutCookies } from "../../../server/http/cookies.ts";
 import { LANG_TAG, LOCALE_NAMES, LOCALES, localePath, type Locale } from "../../../i18n/locales.ts";
 import { Badge, Card } from "../../components/ui/primitives.tsx";
@@ -158,7 +151,9 @@ function PasswordTask({ email, lastResult }: Reply & { email: string }) {
         <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
         <Field field={fields.old_password} type="password" label={t("settings.password.old")} autoComplete="current-password" />
         <Field field={fields.new_password} type="password" label={t("settings.password.new")} hint={t("auth.field.passwordHint", { min: PASSWORD_MIN })} autoComplete="new-password" />
-        <SubmitButton intent="password" block={false}>{t("settings.password.submit")}</SubmitButton>
+        <SubmitButton intent="password" block={false}>
+          {t("settings.password.submit")}
+        </SubmitButton>
       </PageForm>
     </Card>
   );
@@ -192,7 +187,9 @@ function EmailTask({
       {pending && <Notice tone="info">{t("settings.email.pending", { email: pending })}</Notice>}
       <PageForm form={form}>
         <Field field={fields.email} type="email" label={t("settings.email.new")} autoComplete="email" />
-        <SubmitButton intent="email" block={false}>{t("settings.email.submit")}</SubmitButton>
+        <SubmitButton intent="email" block={false}>
+          {t("settings.email.submit")}
+        </SubmitButton>
       </PageForm>
     </Card>
   );
@@ -251,7 +248,9 @@ function StartTwoFa({ retry, lastResult }: Reply & { retry: SubmissionResult<str
   return (
     <PageForm form={form}>
       <p className="muted">{t("settings.twoFa.lead")}</p>
-      <SubmitButton intent="2fa-start" block={false}>{t("settings.twoFa.enable")}</SubmitButton>
+      <SubmitButton intent="2fa-start" block={false}>
+        {t("settings.twoFa.enable")}
+      </SubmitButton>
     </PageForm>
   );
 }
@@ -262,7 +261,9 @@ function ConfirmTwoFa({ lastResult }: Reply) {
   return (
     <PageForm form={form}>
       <Field field={fields.code} label={t("auth.twoFa.code")} inputMode="numeric" autoComplete="one-time-code" autoFocus={!lastResult} />
-      <SubmitButton intent="2fa-confirm" block={false}>{t("settings.twoFa.confirm")}</SubmitButton>
+      <SubmitButton intent="2fa-confirm" block={false}>
+        {t("settings.twoFa.confirm")}
+      </SubmitButton>
     </PageForm>
   );
 }
@@ -275,7 +276,9 @@ function DisableTwoFa({ lastResult }: Reply) {
       <p className="muted">{t("settings.twoFa.disableLead")}</p>
       <Field field={fields.password} type="password" label={t("auth.field.password")} autoComplete="current-password" />
       <Field field={fields.code} label={t("auth.twoFa.code")} inputMode="numeric" autoComplete="one-time-code" />
-      <SubmitButton intent="2fa-disable" variant="danger" block={false}>{t("settings.twoFa.disable")}</SubmitButton>
+      <SubmitButton intent="2fa-disable" variant="danger" block={false}>
+        {t("settings.twoFa.disable")}
+      </SubmitButton>
     </PageForm>
   );
 }
@@ -303,7 +306,9 @@ function PreferencesTask({ preferences, saved, lastResult }: Reply & { preferenc
             </option>
           ))}
         </SelectField>
-        <SubmitButton intent="prefs" variant="secondary" block={false}>{t("settings.prefs.submit")}</SubmitButton>
+        <SubmitButton intent="prefs" variant="secondary" block={false}>
+          {t("settings.prefs.submit")}
+        </SubmitButton>
       </PageForm>
     </Card>
   );
@@ -317,8 +322,12 @@ function SessionsTask({ done, lastResult }: Reply & { done: boolean }) {
       <h2 className="h3">{t("settings.sessions.title")}</h2>
       {done && <Notice>{t("settings.sessions.done")}</Notice>}
       <PageForm form={form} className="form-row">
-        <SubmitButton intent="signout-others" variant="secondary" block={false}>{t("settings.sessions.others")}</SubmitButton>
-        <SubmitButton intent="signout" variant="danger" block={false}>{t("settings.sessions.signOut")}</SubmitButton>
+        <SubmitButton intent="signout-others" variant="secondary" block={false}>
+          {t("settings.sessions.others")}
+        </SubmitButton>
+        <SubmitButton intent="signout" variant="danger" block={false}>
+          {t("settings.sessions.signOut")}
+        </SubmitButton>
       </PageForm>
     </Card>
   );
@@ -348,7 +357,9 @@ function DeleteTask({ balance, lastResult }: Reply & { balance: string }) {
       <p className="muted">{t("settings.delete.lead", { balance })}</p>
       <PageForm form={form}>
         <Field field={fields.password} type="password" label={t("auth.field.password")} autoComplete="current-password" />
-        <SubmitButton intent="delete" variant="danger" block={false}>{t("settings.delete.submit")}</SubmitButton>
+        <SubmitButton intent="delete" variant="danger" block={false}>
+          {t("settings.delete.submit")}
+        </SubmitButton>
       </PageForm>
     </Card>
   );

@@ -122,13 +122,17 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
                 {sub.frozenAt && (
                   <div>
                     <dt>{t("sub.frozenAt")}</dt>
-                    <dd><time dateTime={sub.frozenAt.toISOString()}>{formatDate(sub.frozenAt)}</time></dd>
+                    <dd>
+                      <time dateTime={sub.frozenAt.toISOString()}>{formatDate(sub.frozenAt)}</time>
+                    </dd>
                   </div>
                 )}
                 {sub.freezeEndsAt && (
                   <div>
                     <dt>{t("sub.freezeEnds")}</dt>
-                    <dd><time dateTime={sub.freezeEndsAt.toISOString()}>{formatDate(sub.freezeEndsAt)}</time></dd>
+                    <dd>
+                      <time dateTime={sub.freezeEndsAt.toISOString()}>{formatDate(sub.freezeEndsAt)}</time>
+                    </dd>
                   </div>
                 )}
               </>
@@ -136,7 +140,9 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
               <>
                 <div>
                   <dt>{sub.state === "expired" ? t("sub.expiredAt") : t("sub.expiresAt")}</dt>
-                  <dd><time dateTime={sub.expiresAt.toISOString()}>{formatDate(sub.expiresAt)}</time></dd>
+                  <dd>
+                    <time dateTime={sub.expiresAt.toISOString()}>{formatDate(sub.expiresAt)}</time>
+                  </dd>
                 </div>
                 {sub.state === "active" && (
                   <div>
@@ -151,9 +157,7 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
           <p className="muted">{t("subscription.block.missing")}</p>
         )}
         <FreezeControls sub={sub} />
-        <p className="muted small">
-          {t("sub.freezeRules", { max: freeze.maxDays, cooldown: freeze.cooldownDays })}
-        </p>
+        <p className="muted small">{t("sub.freezeRules", { max: freeze.maxDays, cooldown: freeze.cooldownDays })}</p>
       </Card>
 
       <FormMessage errors={licenceRefusal} />
@@ -161,12 +165,10 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
       <DownloadCard {...download} langTag={langTag} t={t} />
 
       <section aria-labelledby="plans-title">
-        <h2 id="plans-title" className="h3">{sub && sub.state !== "expired" ? t("sub.plans.extend") : t("sub.plans.buy")}</h2>
-        {products.length === 0 ? (
-          <p className="muted">{t("game.empty")}</p>
-        ) : (
-          <PlanGrid plans={products} game={game.slug} extend={state === "active" || state === "frozen"} />
-        )}
+        <h2 id="plans-title" className="h3">
+          {sub && sub.state !== "expired" ? t("sub.plans.extend") : t("sub.plans.buy")}
+        </h2>
+        {products.length === 0 ? <p className="muted">{t("game.empty")}</p> : <PlanGrid plans={products} game={game.slug} extend={state === "active" || state === "frozen"} />}
       </section>
     </section>
   );
@@ -202,9 +204,7 @@ function FreezeControls({ sub }: { sub: SubscriptionData | null }) {
         <p className="freeze-block" role="note">
           <Icon name="snowflake" size={16} />
           <span>
-            {sub.freezeBlock === "cooldown" && sub.nextFreezeAt
-              ? t("sub.cooldownUntil", { date: formatDate(sub.nextFreezeAt) })
-              : t(`subscription.block.${sub.freezeBlock ?? "missing"}`)}
+            {sub.freezeBlock === "cooldown" && sub.nextFreezeAt ? t("sub.cooldownUntil", { date: formatDate(sub.nextFreezeAt) }) : t(`subscription.block.${sub.freezeBlock ?? "missing"}`)}
           </span>
         </p>
       )}

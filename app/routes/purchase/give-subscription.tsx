@@ -126,12 +126,12 @@ export default function GiveSubscription({ loaderData, actionData }: Route.Compo
               <>
                 <Notice>{t("gift.give.codeReady", { days: given.days, game: given.game })}</Notice>
                 <p className="muted small">{t("gift.give.codeHint")}</p>
-                <code className="gift-code" aria-label={t("gift.code")}>{given.code}</code>
+                <code className="gift-code" aria-label={t("gift.code")}>
+                  {given.code}
+                </code>
               </>
             ) : (
-              <Notice>
-                {t(given.byEmail ? "gift.give.sentToEmail" : "gift.give.sent", { recipient: given.recipient ?? "", days: given.days, game: given.game })}
-              </Notice>
+              <Notice>{t(given.byEmail ? "gift.give.sentToEmail" : "gift.give.sent", { recipient: given.recipient ?? "", days: given.days, game: given.game })}</Notice>
             )}
           </div>
         )}
@@ -146,12 +146,13 @@ export default function GiveSubscription({ loaderData, actionData }: Route.Compo
       </Card>
 
       <Card as="section" className="checkout-card">
-        <h2 className="h3" id="redeem">{t("gift.redeem.title")}</h2>
+        <h2 className="h3" id="redeem">
+          {t("gift.redeem.title")}
+        </h2>
         <p className="muted small">{t("gift.redeem.lead")}</p>
         {redeemed && (
           <Notice>
-            {t("gift.redeem.done", { days: redeemed.days, game: redeemed.game })}{" "}
-            <Link to={href(`/${redeemed.gameSlug}/profile/subscription`)}>{t("gift.redeem.open")}</Link>
+            {t("gift.redeem.done", { days: redeemed.days, game: redeemed.game })} <Link to={href(`/${redeemed.gameSlug}/profile/subscription`)}>{t("gift.redeem.open")}</Link>
           </Notice>
         )}
         <RedeemForm constraint={constraints.redeem} lastResult={replyTo(actionData, "redeem")} />
@@ -163,7 +164,14 @@ export default function GiveSubscription({ loaderData, actionData }: Route.Compo
 type Games = Route.ComponentProps["loaderData"]["games"];
 type Reply = { lastResult: SubmissionResult<string[]> | undefined };
 
-function GiveForm({ games, selected, constraint, insufficient, topUpHref, lastResult }: Reply & { games: Games; selected: number | null; constraint: Route.ComponentProps["loaderData"]["constraints"]["give"]; insufficient: boolean; topUpHref: string }) {
+function GiveForm({
+  games,
+  selected,
+  constraint,
+  insufficient,
+  topUpHref,
+  lastResult,
+}: Reply & { games: Games; selected: number | null; constraint: Route.ComponentProps["loaderData"]["constraints"]["give"]; insufficient: boolean; topUpHref: string }) {
   const t = useT();
   const locale = useLocale();
   const [form, fields] = usePageForm("give", constraint, { lastResult, defaultValue: { product: selected === null ? undefined : String(selected) } });
@@ -197,7 +205,9 @@ function RedeemForm({ constraint, lastResult }: Reply & { constraint: Route.Comp
   return (
     <PageForm form={form}>
       <Field field={fields.code} label={t("gift.code")} autoComplete="off" autoCapitalize="characters" spellCheck={false} />
-      <SubmitButton intent="redeem" variant="secondary">{t("gift.redeem.submit")}</SubmitButton>
+      <SubmitButton intent="redeem" variant="secondary">
+        {t("gift.redeem.submit")}
+      </SubmitButton>
     </PageForm>
   );
 }

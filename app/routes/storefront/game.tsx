@@ -59,11 +59,13 @@ export default function Game({ loaderData: { game, content, plans, subscription 
             <p className="lead">{content?.tagline ?? t("game.lead")}</p>
             <p className="game-status">
               <GameStatusBadge status={game.status} />
-              <span className="muted small">
-                {t("game.updated", { date: updated })}
-              </span>
+              <span className="muted small">{t("game.updated", { date: updated })}</span>
             </p>
-            {content?.statusNote && game.status !== "working" && <p className="status-note" role="note">{content.statusNote}</p>}
+            {content?.statusNote && game.status !== "working" && (
+              <p className="status-note" role="note">
+                {content.statusNote}
+              </p>
+            )}
             <div className="hero-actions">
               <ButtonLink to="#plans">
                 {t(holds ? "game.cta.extend" : "game.cta.plans")}

@@ -11,11 +11,14 @@ import type { Route } from "./+types/home.ts";
 export function loader({ context }: Route.LoaderArgs) {
   const { services, shoppingArea, t } = context;
   const { catalog } = services;
-  const games = catalog.cheats().filter((cheat) => cheat.visible).map((cheat) => {
-    const prices = catalog.productsFor(cheat.id, shoppingArea).map((p) => p);
-    const cheapest = prices.reduce<(typeof prices)[number] | undefined>((min, p) => (!min || p.price < min.price ? p : min), undefined);
-    return { slug: cheat.slug, name: cheat.name, fromPrice: cheapest?.price, currency: cheapest?.currency };
-  });
+  const games = catalog
+    .cheats()
+    .filter((cheat) => cheat.visible)
+    .map((cheat) => {
+      const prices = catalog.productsFor(cheat.id, shoppingArea).map((p) => p);
+      const cheapest = prices.reduce<(typeof prices)[number] | undefined>((min, p) => (!min || p.price < min.price ? p : min), undefined);
+      return { slug: cheat.slug, name: cheat.name, fromPrice: cheapest?.price, currency: cheapest?.currency };
+    });
   return { games, meta: { title: t("home.meta.title"), description: t("home.meta.description") } };
 }
 
@@ -63,9 +66,7 @@ export default function Home({ loaderData: { games } }: Route.ComponentProps) {
                 <Icon name="gamepad" size={40} />
               </div>
               <h3>{game.name}</h3>
-              {game.fromPrice !== undefined && game.currency && (
-                <p className="price-from">{t("home.games.from", { price: formatMoney(game.fromPrice, game.currency, locale) })}</p>
-              )}
+              {game.fromPrice !== undefined && game.currency && <p className="price-from">{t("home.games.from", { price: formatMoney(game.fromPrice, game.currency, locale) })}</p>}
               <ButtonLink to={href(`/${game.slug}`)} variant="secondary" block data-prefetch aria-label={t("home.games.openLabel", { game: game.name })}>
                 {t("home.games.open")}
               </ButtonLink>

@@ -49,10 +49,7 @@ export const cn: GameTextsSeed = {
       { version: "4.11", daysAgo: 16, notes: ["可用鼠标滚轮调整镜头距离。", "修复冷却面板偶尔闪烁的问题。"] },
       { version: "4.10", daysAgo: 38, notes: ["全新补刀标记，在地图明亮区域也清晰可见。", "菜单已支持七种语言。"] },
     ],
-    faq: [
-      ...common("Dota 2"),
-      { question: "会修改游戏文件吗？", answer: "不会。叠加层在游戏旁独立运行，随时可以关闭；卸载后不会留下任何东西。" },
-    ],
+    faq: [...common("Dota 2"), { question: "会修改游戏文件吗？", answer: "不会。叠加层在游戏旁独立运行，随时可以关闭；卸载后不会留下任何东西。" }],
     media: [
       { alt: "风格化的战场：三条兵线、一条河流，两座基地位于对角", caption: "整张地图尽在掌握" },
       { alt: "叠加层面板：英雄的生命值和魔法值，以及五个带冷却进度的技能图标", caption: "冷却和物品一目了然" },
@@ -82,10 +79,7 @@ export const cn: GameTextsSeed = {
       { version: "2.7.0", daysAgo: 19, notes: ["矿石高亮新增范围滑块。", "整理背包时不会移动已锁定的格子。"] },
       { version: "2.6.0", daysAgo: 47, notes: ["全新小地图渲染，速度提升一倍。", "下界和末地有各自的路径点列表。"] },
     ],
-    faq: [
-      ...common("Minecraft"),
-      { question: "需要安装 Forge 或 Fabric 吗？", answer: "不需要。个人资料里的启动器会自动装好一切，也不会动你的其他模组。" },
-    ],
+    faq: [...common("Minecraft"), { question: "需要安装 Forge 或 Fabric 吗？", answer: "不需要。个人资料里的启动器会自动装好一切，也不会动你的其他模组。" }],
     media: [
       { alt: "由草方块、泥土和石头组成的小岛，岛上有一棵树和一个池塘", caption: "为长期生存存档而生" },
       { alt: "俯视的方块地图，有一条河、玩家箭头和两个用虚线相连的路径点", caption: "带路径点的小地图" },
@@ -115,10 +109,7 @@ export const cn: GameTextsSeed = {
       { version: "3.8.1", daysAgo: 23, notes: ["压枪训练加入新步枪。", "经济面板正确计算失败补偿。"] },
       { version: "3.8.0", daysAgo: 52, notes: ["全新叠加层菜单，一键打开。", "雷达报点支持七种语言。"] },
     ],
-    faq: [
-      ...common("Counter-Strike 2"),
-      { question: "可以只用来练习吗？", answer: "可以：在设置中可以把所有功能限制在离线服务器和创意工坊地图上。" },
-    ],
+    faq: [...common("Counter-Strike 2"), { question: "可以只用来练习吗？", answer: "可以：在设置中可以把所有功能限制在离线服务器和创意工坊地图上。" }],
     media: [
       { alt: "俯视的地图轮廓，标有 A、B 两个包点、玩家位置和准星", caption: "从上方熟悉每张地图" },
       { alt: "带扫描线的圆形雷达，你的位置在中央，周围是队友和敌人的圆点", caption: "扩展雷达" },

@@ -83,10 +83,7 @@ export const es: GameTextsSeed = {
       { version: "2.7.0", daysAgo: 19, notes: ["El resaltado de minerales tiene un control de alcance.", "El orden del inventario respeta las casillas bloqueadas."] },
       { version: "2.6.0", daysAgo: 47, notes: ["Nuevo minimapa, el doble de rápido.", "El Nether y el End tienen sus propias listas de puntos de ruta."] },
     ],
-    faq: [
-      ...common("Minecraft"),
-      { question: "¿Necesito Forge o Fabric?", answer: "No. El lanzador de tu perfil lo instala todo y no toca tus otros mods." },
-    ],
+    faq: [...common("Minecraft"), { question: "¿Necesito Forge o Fabric?", answer: "No. El lanzador de tu perfil lo instala todo y no toca tus otros mods." }],
     media: [
       { alt: "Una pequeña isla de bloques de hierba, tierra y piedra con un árbol y un estanque", caption: "Pensado para mundos de supervivencia largos" },
       { alt: "Un mapa de bloques visto desde arriba con un río, la flecha del jugador y dos marcadores unidos por una línea de puntos", caption: "Minimapa con puntos de ruta" },

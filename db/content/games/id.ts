@@ -83,10 +83,7 @@ export const id: GameTextsSeed = {
       { version: "2.7.0", daysAgo: 19, notes: ["Sorotan bijih kini punya penggeser jangkauan.", "Penataan inventaris tidak mengubah slot yang dikunci."] },
       { version: "2.6.0", daysAgo: 47, notes: ["Penggambar minimap baru, dua kali lebih cepat.", "Nether dan End punya daftar waypoint sendiri."] },
     ],
-    faq: [
-      ...common("Minecraft"),
-      { question: "Apakah saya perlu Forge atau Fabric?", answer: "Tidak. Launcher di profil Anda memasang semuanya sendiri tanpa menyentuh mod Anda yang lain." },
-    ],
+    faq: [...common("Minecraft"), { question: "Apakah saya perlu Forge atau Fabric?", answer: "Tidak. Launcher di profil Anda memasang semuanya sendiri tanpa menyentuh mod Anda yang lain." }],
     media: [
       { alt: "Pulau kecil dari balok rumput, tanah, dan batu dengan sebatang pohon dan kolam", caption: "Dibuat untuk dunia survival yang panjang" },
       { alt: "Peta balok dari atas dengan sungai, panah pemain, dan dua penanda waypoint yang dihubungkan garis titik-titik", caption: "Minimap dengan waypoint" },

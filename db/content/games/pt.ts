@@ -83,10 +83,7 @@ export const pt: GameTextsSeed = {
       { version: "2.7.0", daysAgo: 19, notes: ["O destaque de minérios ganhou um controle de alcance.", "A organização do inventário respeita os espaços travados."] },
       { version: "2.6.0", daysAgo: 47, notes: ["Novo minimapa, duas vezes mais rápido.", "Nether e End têm suas próprias listas de waypoints."] },
     ],
-    faq: [
-      ...common("Minecraft"),
-      { question: "Preciso de Forge ou Fabric?", answer: "Não. O launcher do seu perfil instala tudo sozinho e não mexe nos seus outros mods." },
-    ],
+    faq: [...common("Minecraft"), { question: "Preciso de Forge ou Fabric?", answer: "Não. O launcher do seu perfil instala tudo sozinho e não mexe nos seus outros mods." }],
     media: [
       { alt: "Uma pequena ilha de blocos de grama, terra e pedra com uma árvore e um lago", caption: "Feito para mundos de sobrevivência longos" },
       { alt: "Um mapa de blocos visto de cima com um rio, a seta do jogador e dois marcadores ligados por uma linha pontilhada", caption: "Minimapa com waypoints" },

@@ -73,7 +73,16 @@ function keysOf(value: unknown): string[] {
 
 describe("the commerce wire format", () => {
   it("a product: its days under params, its area as shopping_area", () => {
-    expect(productDto(product)).toEqual({ id: seeded.id, cheat_id: dota2.id, shopping_area: "cis", type: "subscription", params: { days: 30 }, price: 1499, currency: "USD", title: "Dota 2 · 30d" });
+    expect(productDto(product)).toEqual({
+      id: seeded.id,
+      cheat_id: dota2.id,
+      shopping_area: "cis",
+      type: "subscription",
+      params: { days: 30 },
+      price: 1499,
+      currency: "USD",
+      title: "Dota 2 · 30d",
+    });
   });
 
   it("a transaction: created_at in ISO, the stored product snapshot as it was stored, the first as product and product_id", () => {
@@ -133,9 +142,15 @@ describe("the commerce wire format", () => {
   });
 
   it("statistics and the referral summary", () => {
-    expect(
-      cheatStatisticsDto({ cheatId: cs2.id, totalDays: 37, totalSpent: 2798, purchases: 2, freezes: 1, activeSince: at("2026-01-01T00:00:00.000Z"), expiresAt: null }),
-    ).toEqual({ cheat_id: cs2.id, total_days: 37, total_spent: 2798, purchases: 2, freezes: 1, active_since: "2026-01-01T00:00:00.000Z", expires_at: null });
+    expect(cheatStatisticsDto({ cheatId: cs2.id, totalDays: 37, totalSpent: 2798, purchases: 2, freezes: 1, activeSince: at("2026-01-01T00:00:00.000Z"), expiresAt: null })).toEqual({
+      cheat_id: cs2.id,
+      total_days: 37,
+      total_spent: 2798,
+      purchases: 2,
+      freezes: 1,
+      active_since: "2026-01-01T00:00:00.000Z",
+      expires_at: null,
+    });
     expect(transactionStatisticsDto({ count: 3, totalSpent: 998, totalToppedUp: 2000, byMonth: [{ month: "2026-03", spent: 998, toppedUp: 2000 }] })).toEqual({
       count: 3,
       total_spent: 998,

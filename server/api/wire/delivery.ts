@@ -22,7 +22,16 @@ export function licenceDto(licence: Licence) {
 
 /** A build as operators see it (the upload's answer). */
 export function buildDto(build: Build) {
-  return { id: build.id, cheat_id: build.cheatId, version: build.version, notes: build.notes, file_name: build.fileName, size: build.size, sha256: build.sha256, created_at: iso(build.createdAt) };
+  return {
+    id: build.id,
+    cheat_id: build.cheatId,
+    version: build.version,
+    notes: build.notes,
+    file_name: build.fileName,
+    size: build.size,
+    sha256: build.sha256,
+    created_at: iso(build.createdAt),
+  };
 }
 
 /** `GET /v2/web/user/downloads`: the build, the signed link (absolute) and the setup steps in the caller's language. */
