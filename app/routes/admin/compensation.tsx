@@ -3,7 +3,6 @@
 // only. The form carries an Idempotency-Key made when the page was drawn: the same form sent again
 // (a double click, a reload, a call that died part-way) is the same compensation, resumed, never a
 // second one. The call answers when every pass is extended, with the count; the buyers' mails follow.
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { CompensationSchema } from "../../../core/admin/index.ts";
 import { may } from "../../../core/operators/index.ts";
@@ -29,7 +28,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
     allowed: may(operator.role, "compensate"),
     games: services.catalog.cheats().map(({ id, name }) => ({ id, name })),
     stepUpUntil: stepUpState(context, operator),
-    idempotencyKey: randomUUID(),
+    idempotencyKey: crypto.randomUUID(),
     meta: { title: t("admin.compensation.title"), description: t("admin.compensation.lead") },
   };
 }

@@ -8,7 +8,7 @@ import { Link, redirect } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { balanceFormSchema, EndSessionsSchema, GrantSchema, MAX_GRANT_DAYS, ReasonOnlySchema, ResendMailSchema } from "../../../core/admin/index.ts";
-import { may, SUPPORT_MAX_DAYS, type OperatorRole } from "../../../core/operators/index.ts";
+import { may, SUPPORT_MAX_DAYS } from "../../../core/operators/index.ts";
 import { IdTextSchema } from "../../../core/shared/schema.ts";
 import { AuditRows, DataTable, Facts, GameSelect, Money, PaymentRows, ReasonField, StepUpField, usePaymentHead } from "../../components/admin.tsx";
 import { Notice, SubmitButton } from "../../components/forms.tsx";
@@ -61,7 +61,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const done = new URL(request.url).searchParams.get("done");
   return {
     ...detail,
-    role: operator.role,
+    /** What the operator's role may do here (docs/product/back-office.md#roles). */
+    canAdjustBalance: may(operator.role, "adjust_balance"),
+    maxGrantDays: operator.role === "owner" ? MAX_GRANT_DAYS : SUPPORT_MAX_DAYS,
     stepUpUntil: stepUpState(context, operator),
     games: services.catalog.cheats().map(({ id: cheatId, name }) => ({ id: cheatId, name })),
     done: (DONE as readonly string[]).includes(done ?? "") ? (done as Done) : null,
@@ -120,7 +122,7 @@ function useDuration() {
 }
 
 export default function Customer({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, role, done } = loaderData;
+  const { user, done } = loaderData;
   const t = useT();
   const href = useHref();
   return (
@@ -136,7 +138,7 @@ export default function Customer({ loaderData, actionData }: Route.ComponentProp
         <Profile user={user} />
         <Passes data={loaderData} />
       </div>
-      {user.role === null && <Actions data={loaderData} role={role} actionData={actionData} />}
+      {user.role === null && <Actions data={loaderData} actionData={actionData} />}
       <Ledger data={loaderData} />
       <Payments data={loaderData} />
       <Sessions data={loaderData} lastResult={replyTo(actionData, "end-sessions")} canAct={user.role === null} />
@@ -197,14 +199,14 @@ function Passes({ data }: { data: Data }) {
   );
 }
 
-function Actions({ data, role, actionData }: { data: Data; role: OperatorRole; actionData: Route.ComponentProps["actionData"] }) {
+function Actions({ data, actionData }: { data: Data; actionData: Route.ComponentProps["actionData"] }) {
   const t = useT();
   return (
     <section aria-labelledby="customer-actions" className="admin-actions">
       <h2 id="customer-actions">{t("admin.customer.actions")}</h2>
       <div className="admin-grid">
-        <GrantForm games={data.games} role={role} lastResult={replyTo(actionData, "grant")} />
-        {may(role, "adjust_balance") && <BalanceForm currency={data.user.currency} stepUpUntil={data.stepUpUntil} lastResult={replyTo(actionData, "balance")} />}
+        <GrantForm games={data.games} max={data.maxGrantDays} lastResult={replyTo(actionData, "grant")} />
+        {data.canAdjustBalance && <BalanceForm currency={data.user.currency} stepUpUntil={data.stepUpUntil} lastResult={replyTo(actionData, "balance")} />}
         <ReasonForm intent={data.user.suspended ? "unsuspend" : "suspend"} lastResult={replyTo(actionData, data.user.suspended ? "unsuspend" : "suspend")} />
         {data.user.twoFaEnabled && <ReasonForm intent="reset-2fa" lastResult={replyTo(actionData, "reset-2fa")} />}
       </div>
@@ -214,9 +216,8 @@ function Actions({ data, role, actionData }: { data: Data; role: OperatorRole; a
 
 const REASON = { reason: { required: true, maxLength: 500 } };
 
-function GrantForm({ games, role, lastResult }: Reply & { games: Data["games"]; role: OperatorRole }) {
+function GrantForm({ games, max, lastResult }: Reply & { games: Data["games"]; max: number }) {
   const t = useT();
-  const max = role === "owner" ? MAX_GRANT_DAYS : SUPPORT_MAX_DAYS;
   const [form, fields] = usePageForm("grant", { cheat_id: { required: true }, days: { required: true, min: -max, max }, ...REASON }, { lastResult });
   return (
     <Card as="section">

@@ -2,7 +2,6 @@
 // (no amount) or partial, through the provider's refund API, applied once by the core
 // (docs/product/money.md#refunds-and-reversals), after a step-up. The form carries a request key
 // made when the page was drawn, so a form sent twice (a double click, a reload) is one refund.
-import { randomUUID } from "node:crypto";
 import { Link, redirect } from "react-router";
 import { z } from "zod";
 import { refundFormSchema } from "../../../core/admin/index.ts";
@@ -46,7 +45,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     payment,
     canRefund: may(operator.role, "refund") && (payment.status === "completed" || payment.status === "partially_refunded") && payment.amount > payment.refunded,
     stepUpUntil: stepUpState(context, operator),
-    requestKey: randomUUID(),
+    requestKey: crypto.randomUUID(),
     refunded: new URL(request.url).searchParams.get("done") === "refund",
     meta: { title: t("admin.payment.title", { id: payment.id }), description: t("admin.payments.title") },
   };

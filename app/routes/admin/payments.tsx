@@ -25,14 +25,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const params = Object.fromEntries([...url.searchParams].filter(([name, value]) => value !== "" && (name === "cursor" || (FILTERS as readonly string[]).includes(name))));
   const filter = Object.fromEntries(FILTERS.map((name) => [name, params[name] ?? ""])) as Record<(typeof FILTERS)[number], string>;
   const meta = { title: t("admin.payments.title"), description: t("admin.payments.title") };
+  const statuses = [...PAYMENT_ORDER_STATUSES];
   const parsed = PaymentsQuerySchema.safeParse(params);
-  if (!parsed.success) return { filter, payments: [], nextCursor: null, csv: null, error: t("admin.payments.filterInvalid"), meta };
+  if (!parsed.success) return { filter, statuses, payments: [], nextCursor: null, csv: null, error: t("admin.payments.filterInvalid"), meta };
   const q = parsed.data;
   const page = await services.admin.payments.list({ ...paymentFilterOf(q), before: q.cursor, limit: q.limit });
   const csvQuery = new URLSearchParams(Object.entries(params).filter(([name]) => name !== "cursor"));
   csvQuery.set("format", "csv");
   return {
     filter,
+    statuses,
     payments: page.payments,
     nextCursor: page.nextCursor === null ? null : String(page.nextCursor),
     csv: `/v2/admin/payments?${csvQuery}`,
@@ -43,7 +45,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export default function Payments({ loaderData: { filter, payments, nextCursor, csv, error } }: Route.ComponentProps) {
+export default function Payments({ loaderData: { filter, statuses, payments, nextCursor, csv, error } }: Route.ComponentProps) {
   const t = useT();
   const head = usePaymentHead();
   const search = new URLSearchParams(Object.entries(filter).filter(([, value]) => value !== "")).toString();
@@ -55,7 +57,7 @@ export default function Payments({ loaderData: { filter, payments, nextCursor, c
           <label htmlFor="payments-status">{t("admin.col.state")}</label>
           <select id="payments-status" name="status" defaultValue={filter.status}>
             <option value="">{t("admin.filter.any")}</option>
-            {PAYMENT_ORDER_STATUSES.map((status) => (
+            {statuses.map((status) => (
               <option key={status} value={status}>
                 {t(`admin.payment.status.${status}`)}
               </option>
