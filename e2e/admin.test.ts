@@ -140,8 +140,12 @@ describe.each([
 
     // 5. Refund the top-up in full: the step-up asks for a code (a recovery code opens it).
     const payments = page.getByRole("region", { name: t["admin.payments.title"] });
-    await payments.getByRole("link", { name: /^#\d+$/ }).first().click();
+    await payments
+      .getByRole("link", { name: /^#\d+$/ })
+      .first()
+      .click();
     await page.waitForURL(/\/admin\/payments\/\d+$/);
+    const paymentId = /(\d+)$/.exec(page.url())![1]!;
     await expect.poll(() => page.locator(".admin-facts").innerText()).toContain(t["admin.payment.status.completed"]);
     const refund = formOf(page, t["admin.refund.submit"]!);
     await refund.getByLabel(t["admin.field.reason"]!).fill("e2e: refund on request");
@@ -162,7 +166,10 @@ describe.each([
     await page.getByRole("link", { name: buyerEmail, exact: true }).click();
     const ledger = page.getByRole("region", { name: t["admin.customer.ledger"] });
     await expect.poll(() => ledger.locator("tbody tr").first().locator("td").nth(1).innerText()).toContain(t["tx.type.refund"]);
-    const [balanceAfterRefund, topupAmount] = await Promise.all([ledger.locator("tbody tr").first().locator("td").nth(3).innerText(), ledger.locator("tbody tr").nth(1).locator("td").nth(2).innerText()]);
+    const [balanceAfterRefund, topupAmount] = await Promise.all([
+      ledger.locator("tbody tr").first().locator("td").nth(3).innerText(),
+      ledger.locator("tbody tr").nth(1).locator("td").nth(2).innerText(),
+    ]);
     expect(balanceAfterRefund.replace(/[1-9]/g, "0")).toBe(balanceAfterRefund);
     expect(topupAmount).toMatch(/12/);
 
@@ -171,8 +178,20 @@ describe.each([
     await page.waitForURL(`**${prefix}/admin/audit`);
     const log = page.getByRole("table");
     await expect.poll(() => log.innerText()).toContain("user.grant");
-    expect(await log.getByRole("row", { name: /user\.grant/ }).first().innerText()).toContain("e2e: outage compensation");
-    expect(await log.getByRole("row", { name: /refund\.request/ }).first().innerText()).toContain("e2e: refund on request");
+    expect(
+      await log
+        .getByRole("row", { name: /user\.grant/ })
+        .first()
+        .innerText(),
+    ).toContain("e2e: outage compensation");
+    expect(
+      await log
+        .getByRole("row", { name: /refund\.request/ })
+        .first()
+        .innerText(),
+    ).toContain("e2e: refund on request");
+    // Filtered: this payment's refund request, the one entry (the other language's journey made its own).
+    await page.getByLabel(t["admin.col.target"]!).fill(`payment:${paymentId}`);
     await page.getByLabel(t["admin.col.action"]!).fill("refund.request");
     await page.getByRole("button", { name: t["admin.filter.apply"], exact: true }).click();
     await page.waitForURL(/\/admin\/audit\?.*action=refund\.request/);
