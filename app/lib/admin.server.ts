@@ -5,7 +5,7 @@
 // that money needs. Every loader and action of app/routes/admin/ starts with `requireOperatorPage`.
 import { data, type AppLoadContext } from "react-router";
 import type { Actor } from "../../core/admin/index.ts";
-import type { Operator } from "../../core/operators/index.ts";
+import type { Operator, Permission } from "../../core/operators/index.ts";
 import { DomainError } from "../../core/shared/errors.ts";
 import { requireUser, storedGameProfile } from "./guards.server.ts";
 
@@ -41,6 +41,11 @@ export function requireOperatorPage(context: AppLoadContext, request: Request): 
 /** Who acts and from where, for the audit log. */
 export function actorOf(context: AppLoadContext, operator: Operator): Actor {
   return { operator, ip: context.clientIp };
+}
+
+/** Refuses (403) what the operator's role may not do, before anything else is asked (a step-up code). */
+export function permit(context: AppLoadContext, operator: Operator, permission: Permission): void {
+  context.services.operators.require(operator, permission);
 }
 
 /** Money moves only in a step-up window: open, or opened now by the form's `code` (core/admin's requireStepUp). */

@@ -10,7 +10,7 @@ import { GameSelect, ReasonField, StepUpField } from "../../components/admin.tsx
 import { FormMessage, Notice, SubmitButton } from "../../components/forms.tsx";
 import { Field, PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
 import { Card } from "../../components/ui/primitives.tsx";
-import { actorOf, requireOperatorPage, requireStepUp, stepUpState } from "../../lib/admin.server.ts";
+import { actorOf, permit, requireOperatorPage, requireStepUp, stepUpState } from "../../lib/admin.server.ts";
 import { readSubmission, refuse } from "../../lib/forms.server.ts";
 import { useT } from "../../lib/i18n.tsx";
 import { pageMeta } from "../../lib/meta.ts";
@@ -42,6 +42,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = submission.value;
   const { admin, background, catalog } = context.services;
   try {
+    permit(context, operator, "compensate");
     await requireStepUp(context, operator, form.code);
     const result = await admin.compensations.compensate(actorOf(context, operator), {
       cheatId: form.cheat_id,

@@ -8,13 +8,13 @@ import { Link, redirect } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 import { z } from "zod";
 import { balanceFormSchema, EndSessionsSchema, GrantSchema, MAX_GRANT_DAYS, ReasonOnlySchema, ResendMailSchema } from "../../../core/admin/index.ts";
-import { may, SUPPORT_MAX_DAYS } from "../../../core/operators/index.ts";
+import { may, SUPPORT_MAX_DAYS, type Permission } from "../../../core/operators/index.ts";
 import { IdTextSchema } from "../../../core/shared/schema.ts";
 import { AuditRows, DataTable, Facts, GameSelect, Money, PaymentRows, ReasonField, StepUpField, usePaymentHead } from "../../components/admin.tsx";
-import { Notice, SubmitButton } from "../../components/forms.tsx";
+import { FormMessage, messagesOf, Notice, SubmitButton } from "../../components/forms.tsx";
 import { Field, PageForm, replyTo, SelectField, usePageForm } from "../../components/page-form.tsx";
 import { Badge, Card } from "../../components/ui/primitives.tsx";
-import { actorOf, requireOperatorPage, requireStepUp, stepUpState } from "../../lib/admin.server.ts";
+import { actorOf, permit, requireOperatorPage, requireStepUp, stepUpState } from "../../lib/admin.server.ts";
 import { useFormatDate } from "../../lib/dates.ts";
 import { readSubmission, refuse } from "../../lib/forms.server.ts";
 import { useT } from "../../lib/i18n.tsx";
@@ -40,8 +40,18 @@ function customerForms(currency: string) {
   ]);
 }
 
-const DONE = ["grant", "balance", "suspend", "unsuspend", "reset-2fa", "end-sessions", "resend"] as const;
-type Done = (typeof DONE)[number];
+/** What each form needs the role to allow (docs/product/back-office.md#roles). */
+const PERMISSION = {
+  grant: "grant_days",
+  balance: "adjust_balance",
+  suspend: "suspend",
+  unsuspend: "suspend",
+  "reset-2fa": "reset_two_fa",
+  "end-sessions": "end_sessions",
+  resend: "resend_mail",
+} as const satisfies Record<string, Permission>;
+type Done = keyof typeof PERMISSION;
+const DONE = Object.keys(PERMISSION) as Done[];
 
 /** The customer's id from the path; anything else names nobody (404). */
 function customerId(request: Request, params: { id?: string }): number {
@@ -82,6 +92,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const form = submission.value;
   const actor = actorOf(context, operator);
   try {
+    permit(context, operator, PERMISSION[form.intent]);
     switch (form.intent) {
       case "grant":
         await customers.grant(actor, id, { cheatId: form.cheat_id, days: form.days, reason: form.reason });
@@ -113,6 +124,23 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 }
 
 type Data = Route.ComponentProps["loaderData"];
+
+/** The forms the page shows now, by intent. */
+function shownForms(data: Data): Set<string> {
+  if (data.user.role !== null) return new Set();
+  const shown = new Set<string>(["grant", data.user.suspended ? "unsuspend" : "suspend"]);
+  if (data.canAdjustBalance) shown.add("balance");
+  if (data.user.twoFaEnabled) shown.add("reset-2fa");
+  if (data.sessions.some((s) => s.live)) shown.add("end-sessions");
+  if (data.mails.some((m) => m.resendable)) shown.add("resend");
+  return shown;
+}
+
+/** A refusal of a form the page no longer shows (posted from an older page, or not the role's): its message at the top. */
+function unshownRefusal(data: Data, answer: Route.ComponentProps["actionData"]): string[] | undefined {
+  if (!answer || !("result" in answer) || shownForms(data).has(answer.intent)) return undefined;
+  return messagesOf(answer.result);
+}
 type Reply = { lastResult: SubmissionResult<string[]> | undefined };
 
 /** Seconds as days and hours ("3 days 4 h"). */
@@ -134,11 +162,12 @@ export default function Customer({ loaderData, actionData }: Route.ComponentProp
         {user.email} {user.role && <Badge tone="accent">{t(`admin.role.${user.role}`)}</Badge>} {user.suspended && <Badge tone="warning">{t("admin.customer.suspended")}</Badge>}
       </h1>
       {done && <Notice>{t(`admin.done.${done}`)}</Notice>}
+      <FormMessage errors={unshownRefusal(loaderData, actionData)} />
       <div className="admin-columns">
         <Profile user={user} />
         <Passes data={loaderData} />
       </div>
-      {user.role === null && <Actions data={loaderData} actionData={actionData} />}
+      {user.role === null ? <Actions data={loaderData} actionData={actionData} /> : <Notice tone="info">{t("errors.admin_target_operator")}</Notice>}
       <Ledger data={loaderData} />
       <Payments data={loaderData} />
       <Sessions data={loaderData} lastResult={replyTo(actionData, "end-sessions")} canAct={user.role === null} />
@@ -203,7 +232,9 @@ function Actions({ data, actionData }: { data: Data; actionData: Route.Component
   const t = useT();
   return (
     <section aria-labelledby="customer-actions" className="admin-actions">
-      <h2 id="customer-actions">{t("admin.customer.actions")}</h2>
+      <h2 id="customer-actions" className="h3">
+        {t("admin.customer.actions")}
+      </h2>
       <div className="admin-grid">
         <GrantForm games={data.games} max={data.maxGrantDays} lastResult={replyTo(actionData, "grant")} />
         {data.canAdjustBalance && <BalanceForm currency={data.user.currency} stepUpUntil={data.stepUpUntil} lastResult={replyTo(actionData, "balance")} />}

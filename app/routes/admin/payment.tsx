@@ -11,7 +11,7 @@ import { Facts, Money, ReasonField, StepUpField } from "../../components/admin.t
 import { Notice, SubmitButton } from "../../components/forms.tsx";
 import { Field, PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
 import { Badge, Card } from "../../components/ui/primitives.tsx";
-import { actorOf, requireOperatorPage, requireStepUp, stepUpState } from "../../lib/admin.server.ts";
+import { actorOf, permit, requireOperatorPage, requireStepUp, stepUpState } from "../../lib/admin.server.ts";
 import { useFormatDate } from "../../lib/dates.ts";
 import { readSubmission, refuse } from "../../lib/forms.server.ts";
 import { useT } from "../../lib/i18n.tsx";
@@ -60,6 +60,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   if (submission.status !== "success") return refuse(context, submission);
   const form = submission.value;
   try {
+    permit(context, operator, "refund");
     await requireStepUp(context, operator, form.code);
     await context.services.admin.payments.refund(actorOf(context, operator), payment.id, { amount: form.amount, reason: form.reason, requestKey: form.request_key });
   } catch (error) {
