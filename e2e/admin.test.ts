@@ -16,6 +16,7 @@ import { compileCatalog } from "../i18n/catalogs.ts";
 import { formatDate } from "../i18n/format.ts";
 import { createTranslate } from "../i18n/translate.ts";
 import { DEMO } from "../db/seed.ts";
+import { expectAccessible, expectNoOverflow } from "./fixtures/axe.ts";
 import { MOBILE, screenshot, useBrowser } from "./fixtures/browser.ts";
 import { ownerEmail } from "./fixtures/operators.ts";
 import { tickRecaptcha } from "./fixtures/recaptcha.ts";
@@ -40,9 +41,12 @@ describe.each([
 ])("back office ($locale)", ({ locale, prefix }) => {
   const t = catalog(locale);
   const tr = createTranslate(compileCatalog(locale), locale);
+  /** Each step at 1440 and 390 px: accessible (axe), and nothing wider than the phone's screen. */
   const shot = async (page: Page, step: string) => {
+    await expectAccessible(page);
     await screenshot(page, `admin-${locale}-${step}-1440`);
     await page.setViewportSize(MOBILE);
+    await expectNoOverflow(page);
     await screenshot(page, `admin-${locale}-${step}-390`);
     await page.setViewportSize(LAPTOP);
   };
@@ -197,6 +201,20 @@ describe.each([
     await page.waitForURL(/\/admin\/audit\?.*action=refund\.request/);
     await expect.poll(() => log.locator("tbody tr").count()).toBe(1);
     await shot(page, "07-audit");
+
+    // The payments list, filtered to refunded demo payments, and the compensation form (not sent:
+    // it would extend every Dota 2 pass of the shared server, the other journeys' too).
+    await page.getByRole("navigation", { name: t["admin.nav.label"] }).getByRole("link", { name: t["admin.nav.payments"] }).click();
+    await page.getByLabel(t["admin.col.state"]!).selectOption("refunded");
+    await page.getByLabel(t["admin.col.provider"]!).selectOption("demo");
+    await page.getByRole("button", { name: t["admin.filter.apply"], exact: true }).click();
+    await page.waitForURL(/\/admin\/payments\?status=refunded&provider=demo/);
+    await expect.poll(() => page.getByRole("table").innerText()).toContain(buyerEmail);
+    expect(await page.getByRole("link", { name: t["admin.payments.csv"] }).getAttribute("href")).toBe("/v2/admin/payments?status=refunded&provider=demo&format=csv");
+    await shot(page, "08-payments");
+    await page.getByRole("navigation", { name: t["admin.nav.label"] }).getByRole("link", { name: t["admin.nav.compensation"] }).click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["admin.compensation.title"]);
+    await shot(page, "09-compensation");
 
     // HOOK (issue 10, catalogue): at merge, add a game with a product at /admin/catalogue here and
     // open the storefront to see it (M2's pages); this journey's operator is signed in and stepped up.
