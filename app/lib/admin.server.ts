@@ -13,7 +13,7 @@ import { requireUser, storedGameProfile } from "./guards.server.ts";
  * Why the back office refused a signed-in visitor, which the layout's error boundary explains, and
  * the settings page (of the buyer's last game) where two-factor codes are turned on and one signs out.
  */
-export type AdminRefusal = { refusal: "operators_only" | "two_fa_required" | "sign_in_again"; message: string; settings: string };
+export type AdminRefusal = { refusal: "operators_only" | "two_fa_required" | "sign_in_again"; title: string; message: string; settings: string };
 
 const REFUSALS = { forbidden: "operators_only", two_fa_required: "two_fa_required", unauthenticated: "sign_in_again" } as const;
 
@@ -31,6 +31,7 @@ export function requireOperatorPage(context: AppLoadContext, request: Request): 
     if (!(error instanceof DomainError) || !(error.code in REFUSALS)) throw error;
     const refusal: AdminRefusal = {
       refusal: REFUSALS[error.code as keyof typeof REFUSALS],
+      title: context.t("admin.entry.title"),
       message: context.t(error.messageKey),
       settings: `${storedGameProfile(context, request)}/settings#two-fa`,
     };

@@ -13,7 +13,7 @@ import { requireOperatorPage, stepUpState, type AdminRefusal } from "../../lib/a
 import { useFormatDate } from "../../lib/dates.ts";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
-import { stylesheets } from "../../lib/meta.ts";
+import { pageMeta, stylesheets } from "../../lib/meta.ts";
 import type { RouteHandle } from "../../root.tsx";
 import accountStylesheet from "../../styles/account.css?url";
 import adminStylesheet from "../../styles/admin.css?url";
@@ -31,6 +31,17 @@ export function loader({ context, request }: Route.LoaderArgs) {
     meta: { title: context.t("admin.title"), description: context.t("admin.title") },
   };
 }
+
+/** The refusal of the entry, when that is the error a page of the back office ended in. */
+function refusalOf(error: unknown): AdminRefusal | undefined {
+  return isRouteErrorResponse(error) && error.data && typeof error.data === "object" && "refusal" in error.data ? (error.data as AdminRefusal) : undefined;
+}
+
+/** The page's title: the section's (its loader's), or the refusal's. */
+export const meta = ({ data, error }: Route.MetaArgs) => {
+  const refusal = refusalOf(error);
+  return refusal ? [{ title: `${refusal.title} · NOVA` }] : pageMeta(data);
+};
 
 /**
  * The sections, in the nav's order. The dashboard (the index), the catalogue and delivery are
@@ -109,7 +120,7 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const t = useT();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen message={typeof error.data === "string" ? error.data : undefined} />;
-  const refusal = isRouteErrorResponse(error) && error.data && typeof error.data === "object" && "refusal" in error.data ? (error.data as AdminRefusal) : undefined;
+  const refusal = refusalOf(error);
   if (!refusal) {
     const status = isRouteErrorResponse(error) ? error.status : 500;
     return <ErrorScreen status={status} title={t(status >= 500 ? "error.server.title" : "error.generic.title")} />;
