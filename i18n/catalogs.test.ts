@@ -81,14 +81,25 @@ describe("the glossary checks", () => {
 
   it("read every row of the glossary's table, plain text ignoring case and /regex/flags as written", () => {
     const rows = parseForbiddenVariants(
-      ["# G", "## Forbidden variants", "", "| locale | forbidden | use instead |", "|---|---|---|", "| ru | Учётн | аккаунт |", "| id | /\\bkamu\\b/i | Anda |", "## Next", "| en | x | y |"].join(
-        "\n",
-      ),
+      [
+        "# G",
+        "## Forbidden variants",
+        "",
+        "| locale | forbidden | use instead |",
+        "|---|---|---|",
+        "| ru | Учётн | аккаунт |",
+        "| id | /\\bkamu\\b/i | Anda |",
+        "| es | /congel[^.]*(a\\|b)/i | c |",
+        "## Next",
+        "| en | x | y |",
+      ].join("\n"),
     );
     expect(rows.map((r) => [r.locale, r.forbidden, r.useInstead])).toEqual([
       ["ru", "Учётн", "аккаунт"],
       ["id", "/\\bkamu\\b/i", "Anda"],
+      ["es", "/congel[^.]*(a|b)/i", "c"],
     ]);
+    expect([rows[2]!.test("Congelo b"), rows[2]!.test("Congelo. b")]).toEqual([true, false]);
     expect([rows[0]!.test("ваша учётная запись"), rows[1]!.test("Kamu bisa"), rows[1]!.test("kamus")]).toEqual([true, true, false]);
     expect(() => parseForbiddenVariants("## Forbidden variants\n| xx | a | b |")).toThrow(/not a locale/);
   });

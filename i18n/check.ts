@@ -9,7 +9,7 @@ import path from "node:path";
 import { argumentsOf, compileMessage, pluralsOf, textOf } from "./compile.ts";
 import { LANG_TAG, type Locale } from "./locales.ts";
 import type { SourceCatalog } from "./catalogs.ts";
-import type { ForbiddenVariant } from "./glossary.ts";
+import { forbiddenIn, type ForbiddenVariant } from "./glossary.ts";
 import { bindShortWords, HEADING_KEY } from "./typography.ts";
 import type { Compiled } from "./translate.ts";
 
@@ -83,10 +83,7 @@ export function checkCatalog(locale: Locale, catalog: SourceCatalog, english: So
       add("untranslated", key, "same text as English");
     }
 
-    const words = textOf(message);
-    for (const variant of forbidden) {
-      if (variant.locale === locale && variant.test(words)) add("glossary", key, `"${variant.forbidden}" is not our word: use ${variant.useInstead}`);
-    }
+    for (const variant of forbiddenIn(locale, textOf(message), forbidden)) add("glossary", key, `"${variant.forbidden}" is not our word: use ${variant.useInstead}`);
     if (HEADING_KEY.test(key) && bindShortWords(text, locale) !== text) {
       add("typography", key, `a heading or button must not break after a short word or before a dash: ${JSON.stringify(bindShortWords(text, locale)).replace(/\u00a0/g, "\\u00a0")}`);
     }

@@ -15,10 +15,11 @@ export function parseForbiddenVariants(markdown: string): ForbiddenVariant[] {
   if (!section) throw new Error(`${GLOSSARY_FILE}: no "## Forbidden variants" section`);
   const rows: ForbiddenVariant[] = [];
   for (const line of section.split("\n")) {
+    // Cells split at unescaped pipes; "\|" is a pipe inside a cell, as in GitHub's tables.
     const cells = line
       .match(/^\|(.*)\|\s*$/)?.[1]!
-      .split("|")
-      .map((cell) => cell.trim());
+      .split(/(?<!\\)\|/)
+      .map((cell) => cell.trim().replace(/\\\|/g, "|"));
     if (!cells || cells.length !== 3 || cells[0] === "locale" || /^-+$/.test(cells[0]!)) continue;
     const [locale, forbidden, useInstead] = cells as [string, string, string];
     if (!isLocale(locale)) throw new Error(`${GLOSSARY_FILE}: "${locale}" is not a locale of the shop`);
@@ -35,6 +36,12 @@ function matcher(forbidden: string): (text: string) => boolean {
   }
   const lower = forbidden.toLowerCase();
   return (text) => text.toLowerCase().includes(lower);
+}
+
+/** The variants of `locale` a text contains, its {placeholders} left out. */
+export function forbiddenIn(locale: Locale, text: string, variants: readonly ForbiddenVariant[]): ForbiddenVariant[] {
+  const words = text.replace(/\{[^{}]*\}/g, " ");
+  return variants.filter((variant) => variant.locale === locale && variant.test(words));
 }
 
 export function readForbiddenVariants(root: string): ForbiddenVariant[] {
