@@ -14,7 +14,7 @@ export const id: SitePagesSeed = {
 
 ## Langganan
 - Langganan memberi akses ke software untuk satu game selama jumlah hari yang Anda beli. Waktunya mulai dihitung saat Anda membayar; hari yang dibeli untuk langganan aktif akan memperpanjangnya.
-- Anda dapat membekukan langganan hingga 30 hari. Setelah dicairkan, pembekuan berikutnya bisa dilakukan 7 hari kemudian.
+- Anda dapat membekukan langganan hingga 30 hari. Setelah diaktifkan kembali, pembekuan berikutnya bisa dilakukan 7 hari kemudian.
 - Software berjalan di satu komputer dalam satu waktu.
 - Jika software untuk suatu game tidak tersedia lebih dari 24 jam karena pembaruan atau perawatan, kami menambahkan waktu yang hilang ke semua langganan aktif game tersebut.
 
