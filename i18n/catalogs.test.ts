@@ -54,6 +54,11 @@ describe("the catalogue checks", () => {
     expect(cn.map((p) => p.message)).toEqual(["{count, plural} has one/other cases; cn needs other"]);
   });
 
+  it("find a count English writes as a plural that a language with only 'other' writes as plain text", () => {
+    const problems = checkCatalog("cn", { ...readCatalog("cn"), "download.linkNote": "链接有效期 {minutes} 分钟。" }, english);
+    expect(problems).toEqual([{ kind: "plural", locale: "cn", key: "download.linkNote", message: "{minutes} is a plural in English but not here" }]);
+  });
+
   it("find broken ICU, an argument English does not have, a plural English does not have, and a missing key", () => {
     const { "nav.home": _dropped, ...rest } = ru;
     const problems = checkCatalog(

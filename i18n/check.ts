@@ -63,6 +63,14 @@ export function checkCatalog(locale: Locale, catalog: SourceCatalog, english: So
       if (kind !== "text" && theirs.has(name) && theirs.get(name) !== kind) add("arguments", key, `{${name}} is a ${kind} here, but not in English`);
     }
 
+    // A count English writes as a plural is a plural in every language, even one with only the
+    // category "other": "#" writes the number in the language's digits and grouping, as a
+    // plain {count} would not (docs/product/glossary.md#headings-and-buttons).
+    const mineCounted = new Set(pluralsOf(message).map((p) => p.argument));
+    for (const plural of pluralsOf(source)) {
+      if (!mineCounted.has(plural.argument)) add("plural", key, `{${plural.argument}} is a plural in English but not here`);
+    }
+
     // Each plural names exactly the categories of this language (CLDR, as Intl knows them): a
     // missing one would print another form, an extra one is never chosen. =N cases may be added.
     for (const plural of pluralsOf(message)) {
