@@ -8,11 +8,12 @@ import { ok } from "../http/envelope.ts";
 import { fileResponse } from "../http/file-response.ts";
 import { readUpload } from "../http/multipart.ts";
 import { bearerToken, requireAuth } from "../middleware/session.ts";
-import { requireInterimOwner } from "../middleware/interim-owner.ts";
+import { operatorGuard, permit, requireOperator } from "../middleware/operator.ts";
+import type { AuditBy } from "../../core/audit/index.ts";
 import { addressKey } from "../../core/ratelimit/index.ts";
 import { DomainError, isDomainError } from "../../core/shared/errors.ts";
 import { IdTextSchema } from "../../core/shared/schema.ts";
-import { ActivateSchema, BuildFieldsSchema, DownloadQuerySchema, LicenceSchema, WebhookEndpointSchema } from "../../core/delivery/delivery.schema.ts";
+import { ActivateSchema, BuildFieldsSchema, DeliveryReasonSchema, DownloadQuerySchema, LicenceSchema, WebhookEndpointSchema } from "../../core/delivery/delivery.schema.ts";
 import type { Translate } from "../../i18n/translate.ts";
 import { buildDto, downloadDto, licenceDto, webhookDto } from "./wire/delivery.ts";
 
@@ -91,10 +92,22 @@ export function deliveryRoutes() {
     }
   });
 
-  // ---- operators (owner): builds and webhooks ----
+  // ---- operators (owner): builds and webhooks (docs/product/delivery.md#operators) ----
+  // Behind the back office's guard (guests 401, buyers 403, operators without 2FA 403 two_fa_required), owners
+  // only (support 403), every write audited with the operator, their address and a reason.
 
-  api.post("/v2/admin/games/:id/builds", async (c) => {
-    const owner = requireInterimOwner(c);
+  const owner = [operatorGuard(), permit("delivery")] as const;
+  const by = (c: Context<HonoEnv>, reason: string | undefined, fallback: string): AuditBy => ({ actorId: requireOperator(c).id, ip: c.get("info").clientIp, reason: reason ?? fallback });
+  const endpoints = async (c: Context<HonoEnv>) => (await services(c).webhooks.list()).map(webhookDto);
+
+  api.get("/v2/admin/games/:id/builds", ...owner, async (c) => {
+    const { builds, catalog } = services(c);
+    const game = catalog.cheatById(idParam(c, "id"));
+    if (!game) throw new DomainError("not_found");
+    return ok(c, { builds: (await builds.list(game.id)).map(buildDto) });
+  });
+
+  api.post("/v2/admin/games/:id/builds", ...owner, async (c) => {
     const { builds, catalog, settings } = services(c);
     const game = catalog.cheatById(idParam(c, "id"));
     if (!game) throw new DomainError("not_found");
@@ -103,7 +116,7 @@ export function deliveryRoutes() {
     const stored = upload.file.stored;
     try {
       const fields = validate(BuildFieldsSchema, upload.fields);
-      const build = await builds.publish(game.id, stored, { ...fields, fileName: upload.file.name }, owner.user.id);
+      const build = await builds.publish(game.id, stored, { version: fields.version, notes: fields.notes, fileName: upload.file.name }, by(c, fields.reason, `build ${fields.version} uploaded`));
       return ok(c, { build: buildDto(build) });
     } catch (error) {
       await builds.discard(stored);
@@ -111,33 +124,26 @@ export function deliveryRoutes() {
     }
   });
 
-  api.get("/v2/admin/webhooks", async (c) => {
-    requireInterimOwner(c);
-    return ok(c, { webhooks: (await services(c).webhooks.list()).map(webhookDto) });
-  });
+  api.get("/v2/admin/webhooks", ...owner, async (c) => ok(c, { webhooks: await endpoints(c) }));
 
-  api.post("/v2/admin/webhooks", async (c) => {
-    const owner = requireInterimOwner(c);
-    const input = await jsonBody(c, WebhookEndpointSchema);
-    const { webhooks } = services(c);
-    const created = await webhooks.create(input, owner.user.id);
-    const endpoint = (await webhooks.list()).find((e) => e.id === created.id)!;
+  api.post("/v2/admin/webhooks", ...owner, async (c) => {
+    const { reason, ...input } = await jsonBody(c, WebhookEndpointSchema);
+    const created = await services(c).webhooks.create(input, by(c, reason, "endpoint added"));
+    const list = await endpoints(c);
     // The secret is answered this once.
-    return ok(c, { webhook: { ...webhookDto(endpoint), secret: created.secret }, webhooks: (await webhooks.list()).map(webhookDto) });
+    return ok(c, { webhook: { ...list.find((e) => e.id === created.id)!, secret: created.secret }, webhooks: list });
   });
 
-  api.delete("/v2/admin/webhooks/:id", async (c) => {
-    requireInterimOwner(c);
-    const { webhooks } = services(c);
-    await webhooks.remove(idParam(c, "id"));
-    return ok(c, { webhooks: (await webhooks.list()).map(webhookDto) });
+  api.delete("/v2/admin/webhooks/:id", ...owner, async (c) => {
+    const { reason } = await jsonBody(c, DeliveryReasonSchema);
+    await services(c).webhooks.remove(idParam(c, "id"), by(c, reason, "endpoint removed"));
+    return ok(c, { webhooks: await endpoints(c) });
   });
 
-  api.post("/v2/admin/webhooks/deliveries/:id/resend", async (c) => {
-    requireInterimOwner(c);
-    const { webhooks } = services(c);
-    await webhooks.resend(idParam(c, "id"));
-    return ok(c, { webhooks: (await webhooks.list()).map(webhookDto) });
+  api.post("/v2/admin/webhooks/deliveries/:id/resend", ...owner, async (c) => {
+    const { reason } = await jsonBody(c, DeliveryReasonSchema);
+    await services(c).webhooks.resend(idParam(c, "id"), by(c, reason, "resent by hand"));
+    return ok(c, { webhooks: await endpoints(c) });
   });
 
   return api;
