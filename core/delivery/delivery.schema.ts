@@ -43,5 +43,8 @@ export const WebhookEndpointSchema = z.object({
   reason: OptionalReasonSchema,
 });
 
+/** The events an endpoint may ask for (the back office's form lists them). */
+export { WEBHOOK_EVENT_TYPES };
+
 /** Removing an endpoint, resending a delivery: the reason alone (an empty body is none). */
 export const DeliveryReasonSchema = z.object({ reason: OptionalReasonSchema });

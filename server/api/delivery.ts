@@ -17,8 +17,11 @@ import { ActivateSchema, BuildFieldsSchema, DeliveryReasonSchema, DownloadQueryS
 import type { Translate } from "../../i18n/translate.ts";
 import { buildDto, downloadDto, licenceDto, webhookDto } from "./wire/delivery.ts";
 
-/** The one request body allowed past BODY_LIMIT_BYTES: a build upload, streamed (app.ts). */
-export const BUILD_UPLOAD_PATH = /^\/v2\/admin\/games\/[^/]+\/builds$/;
+/**
+ * The one request body allowed past BODY_LIMIT_BYTES: a build upload, streamed (app.ts) — the API's, and the back office's
+ * builds page in any language (app/routes/admin/delivery-builds.tsx).
+ */
+export const isBuildUpload = (path: string) => /^\/v2\/admin\/games\/[^/]+\/builds$/.test(path) || /^(\/[a-z]{2})?\/admin\/delivery\/builds$/.test(path);
 
 /** The setup steps of a download, in the reader's language. */
 export const setupSteps = (t: Translate) => [t("download.steps.1"), t("download.steps.2"), t("download.steps.3"), t("download.steps.4")];
@@ -111,7 +114,10 @@ export function deliveryRoutes() {
     const { builds, catalog, settings } = services(c);
     const game = catalog.cheatById(idParam(c, "id"));
     if (!game) throw new DomainError("not_found");
-    const upload = await readUpload(c, { fileField: "file", maxBytes: settings.BUILD_MAX_BYTES, receive: (file) => builds.receive(file) });
+    const upload = await readUpload(
+      { raw: c.req.raw, header: (name, value) => c.header(name, value) },
+      { fileField: "file", maxBytes: settings.BUILD_MAX_BYTES, receive: (file) => builds.receive(file) },
+    );
     if (!upload.file) throw new DomainError("validation_failed", "errors.validation_failed", { fields: { file: "validation.required" } });
     const stored = upload.file.stored;
     try {
