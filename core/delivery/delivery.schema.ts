@@ -7,7 +7,7 @@ import { ReasonSchema } from "../admin/admin.schema.ts";
 
 /**
  * The operators' delivery writes take an optional `reason` (docs/product/delivery.md#operators): the calls of
- * decisions §8 name none, so one made from the action stands in when it is left out; the back office's pages ask for it.
+ * delivery contract name none, so one made from the action stands in when it is left out; the back office's pages ask for it.
  */
 const OptionalReasonSchema = ReasonSchema.optional();
 
