@@ -13,6 +13,7 @@ import { DomainError } from "../../../core/shared/errors.ts";
 import { issueKey } from "../../../server/http/body.ts";
 import { readUpload } from "../../../server/http/multipart.ts";
 import { Card } from "../../components/ui/primitives.tsx";
+import { formatSize } from "../../components/delivery.tsx";
 import { FormMessage, Notice, SubmitButton } from "../../components/forms.tsx";
 import { Field, replyTo, usePageForm } from "../../components/page-form.tsx";
 import { useFormatDate } from "../../lib/dates.ts";
@@ -94,7 +95,6 @@ export default function DeliveryBuilds({ loaderData, actionData }: Route.Compone
   const date = useFormatDate();
   const { games, game, builds, maxMiB, uploaded } = loaderData;
   const [form, fields] = usePageForm("build", CONSTRAINT, { lastResult: replyTo(actionData) });
-  const size = (bytes: number) => new Intl.NumberFormat(langTag, { style: "unit", unit: "megabyte", maximumFractionDigits: 1 }).format(bytes / 1024 ** 2);
   return (
     <>
       <Form method="get" className="form form-inline">
@@ -164,7 +164,7 @@ export default function DeliveryBuilds({ loaderData, actionData }: Route.Compone
                       {build.notes && <p className="muted small">{build.notes}</p>}
                     </td>
                     <td>{build.fileName}</td>
-                    <td>{size(build.size)}</td>
+                    <td>{formatSize(build.size, langTag)}</td>
                     <td>
                       <code className="mono small">{build.sha256}</code>
                     </td>
