@@ -12,9 +12,10 @@ import { requireOperatorPage } from "../../lib/operator.server.ts";
 import type { RouteHandle } from "../../root.tsx";
 import accountStylesheet from "../../styles/account.css?url";
 import commerceStylesheet from "../../styles/commerce.css?url";
+import deliveryStylesheet from "../../styles/admin-delivery.css?url";
 import type { Route } from "./+types/delivery-layout.ts";
 
-export const links = stylesheets(accountStylesheet, commerceStylesheet);
+export const links = stylesheets(accountStylesheet, commerceStylesheet, deliveryStylesheet);
 export const handle: RouteHandle = { hydrate: false };
 
 export function loader({ context, request }: Route.LoaderArgs) {
