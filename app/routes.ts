@@ -41,7 +41,7 @@ function pages(locale: Locale): RouteConfigEntry[] {
     ]),
     route("payment/paypal", "routes/payment/paypal.tsx", id("payment-paypal")),
     route("payment/demo", "routes/payment/demo.tsx", id("payment-demo")),
-    // The back office's delivery pages (docs/product/delivery.md#operators); an interim parent until the admin layout lands.
+    // The back office's delivery pages (docs/product/delivery.md#operator-calls); an interim parent until the admin layout lands.
     route("admin/delivery", "routes/admin/delivery-layout.tsx", id("admin-delivery"), [
       route("builds", "routes/admin/delivery-builds.tsx", id("admin-delivery-builds")),
       route("webhooks", "routes/admin/delivery-webhooks.tsx", id("admin-delivery-webhooks")),

@@ -6,7 +6,7 @@ import { IdSchema, IdTextSchema } from "../shared/schema.ts";
 import { ReasonSchema } from "../admin/admin.schema.ts";
 
 /**
- * The operators' delivery writes take an optional `reason` (docs/product/delivery.md#operators): the calls of
+ * The operators' delivery writes take an optional `reason` (docs/product/delivery.md#operator-calls): the calls of
  * delivery contract name none, so one made from the action stands in when it is left out; the back office's pages ask for it.
  */
 const OptionalReasonSchema = ReasonSchema.optional();

@@ -95,7 +95,7 @@ export function deliveryRoutes() {
     }
   });
 
-  // ---- operators (owner): builds and webhooks (docs/product/delivery.md#operators) ----
+  // ---- operators (owner): builds and webhooks (docs/product/delivery.md#operator-calls) ----
   // Behind the back office's guard (guests 401, buyers 403, operators without 2FA 403 two_fa_required), owners
   // only (support 403), every write audited with the operator, their address and a reason.
 

@@ -1,4 +1,4 @@
-// The back office's delivery pages (docs/product/delivery.md#operators) as a browser without JavaScript uses them:
+// The back office's delivery pages (docs/product/delivery.md#operator-calls) as a browser without JavaScript uses them:
 // owners only (guests to sign in, buyers and support 403); a build uploaded by the page's multipart form, past the
 // 64 KiB body limit, streamed to STORAGE_DIR and audited with its reason, refused without a reason with nothing
 // left behind; a webhook endpoint added (its secret shown once), listed with its delivery log, and removed.

@@ -1,4 +1,4 @@
-// /admin/delivery/builds (docs/product/delivery.md#operators): a game's builds, newest first (version, file, size,
+// /admin/delivery/builds (docs/product/delivery.md#operator-calls): a game's builds, newest first (version, file, size,
 // SHA-256, when), and the upload of a new one — file, version, notes for buyers and the reason for the audit log.
 // The form posts multipart straight to this page; the action streams the file to STORAGE_DIR as the API does
 // (server/http/multipart.ts: never the whole file in memory, at most BUILD_MAX_BYTES), so this path is, like the
