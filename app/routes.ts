@@ -61,6 +61,11 @@ function adminPages(locale: Locale): RouteConfigEntry[] {
     route("payments/:id", "routes/admin/payment.tsx", id("payment")),
     route("compensation", "routes/admin/compensation.tsx", id("compensation")),
     route("audit", "routes/admin/audit.tsx", id("audit")),
+    // Delivery (docs/product/delivery.md#operator-calls): builds and webhook endpoints, owners only, under their tabs.
+    route("delivery", "routes/admin/delivery-layout.tsx", id("delivery"), [
+      route("builds", "routes/admin/delivery-builds.tsx", id("delivery-builds")),
+      route("webhooks", "routes/admin/delivery-webhooks.tsx", id("delivery-webhooks")),
+    ]),
   ];
 }
 
