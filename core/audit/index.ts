@@ -8,7 +8,7 @@ import { auditLog } from "../../db/schema/index.ts";
 import type { Clock } from "../shared/clock.ts";
 
 /** What an entry records a change to. */
-export type AuditTargetType = "user" | "payment" | "cheat" | "product" | "area" | "route_rule" | "compensation" | "mail";
+export type AuditTargetType = "user" | "payment" | "cheat" | "product" | "area" | "route_rule" | "site_page" | "compensation" | "mail";
 
 /** One entry as written (docs/product/back-office.md#audit-log). */
 export type AuditEntry = {
