@@ -52,8 +52,7 @@ export function createChangeBus(deps: { db: Db; databaseUrl: string; databaseKin
     else targets.routeRules.changed();
   }
 
-  const transport: Transport | undefined =
-    deps.databaseKind === "postgres" ? postgresTransport(deps.db, deps.databaseUrl, logger) : deps.redis ? redisTransport(deps.redis, logger) : undefined;
+  const transport: Transport | undefined = deps.databaseKind === "postgres" ? postgresTransport(deps.db, deps.databaseUrl, logger) : deps.redis ? redisTransport(deps.redis, logger) : undefined;
 
   function heard(message: string) {
     let parsed: { origin?: unknown; kind?: unknown };

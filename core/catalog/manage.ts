@@ -53,7 +53,12 @@ export function createCatalogAdmin(deps: { db: Db; clock: Clock; audit: Audit; o
    * One catalogue write: the owner's, in a transaction holding the catalogue lock, with its audit
    * entry; the change is announced after the commit.
    */
-  async function write<T>(actor: Actor, kind: ChangeKind, run: (tx: Tx, record: (entry: Omit<NewAuditEntry, "actorId" | "ip" | "reason">) => Promise<void>) => Promise<T>, reason: string): Promise<T> {
+  async function write<T>(
+    actor: Actor,
+    kind: ChangeKind,
+    run: (tx: Tx, record: (entry: Omit<NewAuditEntry, "actorId" | "ip" | "reason">) => Promise<void>) => Promise<T>,
+    reason: string,
+  ): Promise<T> {
     operators.require(actor.operator, "catalog");
     const result = await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('nova.catalogue'))`);
@@ -114,7 +119,15 @@ export function createCatalogAdmin(deps: { db: Db; clock: Clock; audit: Audit; o
     const [twin] = await tx
       .select({ id: products.id })
       .from(products)
-      .where(and(eq(products.cheatId, p.cheatId), eq(products.shoppingArea, p.shoppingArea), eq(products.days, p.days), eq(products.active, true), except === undefined ? undefined : ne(products.id, except)));
+      .where(
+        and(
+          eq(products.cheatId, p.cheatId),
+          eq(products.shoppingArea, p.shoppingArea),
+          eq(products.days, p.days),
+          eq(products.active, true),
+          except === undefined ? undefined : ne(products.id, except),
+        ),
+      );
     if (twin) throw conflict("days", "validation.product_taken");
   }
 
@@ -134,15 +147,21 @@ export function createCatalogAdmin(deps: { db: Db; clock: Clock; audit: Audit; o
     if (areaId === GLOBAL_AREA && countries.length > 0) throw refuse("countries", "validation.area_global_countries");
     const moved: Record<string, string> = {};
     if (countries.length > 0) {
-      for (const row of await tx.select().from(shoppingAreaCountries).where(and(inArray(shoppingAreaCountries.country, countries), ne(shoppingAreaCountries.areaId, areaId)))) {
+      for (const row of await tx
+        .select()
+        .from(shoppingAreaCountries)
+        .where(and(inArray(shoppingAreaCountries.country, countries), ne(shoppingAreaCountries.areaId, areaId)))) {
         moved[row.country] = row.areaId;
       }
-      await tx
-        .delete(shoppingAreaCountries)
-        .where(and(eq(shoppingAreaCountries.areaId, areaId), sql`${shoppingAreaCountries.country} not in (${sql.join(
-          countries.map((c) => sql`${c}`),
-          sql`, `,
-        )})`));
+      await tx.delete(shoppingAreaCountries).where(
+        and(
+          eq(shoppingAreaCountries.areaId, areaId),
+          sql`${shoppingAreaCountries.country} not in (${sql.join(
+            countries.map((c) => sql`${c}`),
+            sql`, `,
+          )})`,
+        ),
+      );
       await tx
         .insert(shoppingAreaCountries)
         .values(countries.map((country) => ({ country, areaId })))

@@ -164,7 +164,10 @@ describe("games", () => {
       media: [{ src: "/media/valorant/1.svg", alt: "Screen", caption: "The menu" }],
       status_note: "All good.",
     };
-    const created = await shop.call("POST", "/v2/admin/games", { token: owner.token, json: { slug, name: "Valorant", status: "working", order: 10, texts: { en: full, ru: { ...full, name: "Валорант" } }, reason: "new game" } });
+    const created = await shop.call("POST", "/v2/admin/games", {
+      token: owner.token,
+      json: { slug, name: "Valorant", status: "working", order: 10, texts: { en: full, ru: { ...full, name: "Валорант" } }, reason: "new game" },
+    });
     expect(created.status, created.text).toBe(200);
     const game = created.body.game;
     expect(game).toMatchObject({ slug, name: "Valorant", status: "working", visible: true, order: 10 });
@@ -191,7 +194,10 @@ describe("games", () => {
     expect(twin.status).toBe(409);
     expect(twin.body.errors.days).toBe(shop.services.catalogs.t("en")("validation.product_taken"));
 
-    const hidden = await shop.call("PATCH", `/v2/admin/games/${game.id}`, { token: owner.token, json: { visible: false, status: "maintenance", texts: { en: { ...full, status_note: "Patch day." } }, reason: "patch" } });
+    const hidden = await shop.call("PATCH", `/v2/admin/games/${game.id}`, {
+      token: owner.token,
+      json: { visible: false, status: "maintenance", texts: { en: { ...full, status_note: "Patch day." } }, reason: "patch" },
+    });
     expect(hidden.status, hidden.text).toBe(200);
     expect(hidden.body.game).toMatchObject({ visible: false, status: "maintenance" });
     expect(hidden.body.game.texts.en.status_note).toBe("Patch day.");
@@ -290,7 +296,10 @@ describe("route rules", () => {
 describe("legal and support texts", () => {
   it("writes a page in one language; the site shows it; the other languages keep theirs", async () => {
     const before = shop.services.content.page("privacy", "ru")!;
-    const written = await shop.call("PATCH", "/v2/admin/pages/privacy/es", { token: owner.token, json: { title: "Privacidad", summary: "Lo que guardamos.", body: "## Datos\nSolo lo necesario.", reason: "abogado" } });
+    const written = await shop.call("PATCH", "/v2/admin/pages/privacy/es", {
+      token: owner.token,
+      json: { title: "Privacidad", summary: "Lo que guardamos.", body: "## Datos\nSolo lo necesario.", reason: "abogado" },
+    });
     expect(written.status, written.text).toBe(200);
     expect(written.body.page).toMatchObject({ slug: "privacy", locale: "es", title: "Privacidad" });
     expect(shop.services.content.page("privacy", "es")!.body).toBe("## Datos\nSolo lo necesario.");
@@ -310,7 +319,10 @@ describe("the demo catalogue", () => {
     await seedCatalog(db, shop.services.settings.SHOP_CURRENCY);
     const [product] = await db.select().from(products).where(eq(products.id, PRODUCTS.dota2.days1.id));
     expect(product).toMatchObject({ active: false, price: 150 });
-    const cis = await db.select().from(shoppingAreaCountries).where(and(eq(shoppingAreaCountries.areaId, DEMO.areas.cis)));
+    const cis = await db
+      .select()
+      .from(shoppingAreaCountries)
+      .where(and(eq(shoppingAreaCountries.areaId, DEMO.areas.cis)));
     expect(cis.map((c) => c.country)).toEqual(["RU"]);
   });
 });
