@@ -5,6 +5,7 @@ import type { ManagedArea, ManagedGame, ManagedProduct, ManagedSitePage } from "
 import type { RouteRule } from "../../../core/route-rules/index.ts";
 import type { GameTextSchema } from "../../../core/catalog/manage.schema.ts";
 import type { z } from "zod";
+import { productDto } from "./commerce.ts";
 
 function gameTextDto(text: GameContent) {
   const { locale: _, statusNote, updatedAt, ...rest } = text;
@@ -31,20 +32,9 @@ export function adminGameDto(game: ManagedGame) {
   };
 }
 
+/** A product as the storefront writes it, with what only operators see: on sale or not, and since when. */
 export function adminProductDto(product: ManagedProduct) {
-  return {
-    id: product.id,
-    cheat_id: product.cheatId,
-    shopping_area: product.shoppingArea,
-    type: product.type,
-    params: { days: product.days },
-    days: product.days,
-    price: product.price,
-    currency: product.currency,
-    title: product.title,
-    active: product.active,
-    created_at: product.createdAt.toISOString(),
-  };
+  return { ...productDto({ ...product, type: "subscription" }), days: product.days, active: product.active, created_at: product.createdAt.toISOString() };
 }
 
 export function areaDto(area: ManagedArea) {
