@@ -29,6 +29,7 @@ import { createPrivacy } from "../core/privacy/index.ts";
 import { createAdmin } from "../core/admin/index.ts";
 import { createCatalogAdmin } from "../core/catalog/manage.ts";
 import { createChangeBus } from "./changes.ts";
+import { createDashboard } from "../core/dashboard/index.ts";
 import type { Redis } from "ioredis";
 import { minorDigits } from "../core/shared/money.ts";
 import { loadSigner, type Signer } from "../core/delivery/signing.ts";
@@ -208,6 +209,7 @@ export function createServices(deps: { settings: Settings; database: Database; c
     targets: { catalog, content, routeRules },
     logger,
   });
+  const dashboard = createDashboard({ db, clock, timeZone: settings.SHOP_TIME_ZONE });
   const catalogAdmin = createCatalogAdmin({ db, clock, audit, operators, routeRules, currency, changed: (kind) => changes.publish(kind) });
   // Delivery (docs/product/delivery.md): licences and devices, the client API, builds, webhooks.
   const client = createClientApi({
@@ -264,6 +266,7 @@ export function createServices(deps: { settings: Settings; database: Database; c
     admin,
     changes,
     catalogAdmin,
+    dashboard,
     signer,
     client,
     licences,

@@ -161,3 +161,6 @@ export const SitePageParamsSchema = z.object({
   slug: z.enum(SITE_PAGES, { message: "validation.invalid" }),
   locale: z.enum(LOCALES, { message: "validation.invalid" }),
 });
+
+/** `GET /v2/admin/stats?from&to`: days (YYYY-MM-DD) in the shop's time zone, both included. */
+export const StatsQuerySchema = z.object({ from: z.iso.date({ message: "validation.date" }).optional(), to: z.iso.date({ message: "validation.date" }).optional() });

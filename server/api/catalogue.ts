@@ -13,6 +13,7 @@ import {
   RouteRuleCreateSchema,
   SitePageParamsSchema,
   SitePageUpdateSchema,
+  StatsQuerySchema,
 } from "../../core/catalog/manage.schema.ts";
 import type { GameTextInput } from "../../core/catalog/manage.ts";
 import { ReasonOnlySchema } from "../../core/admin/index.ts";
@@ -23,6 +24,7 @@ import type { HonoEnv } from "../context.ts";
 import { jsonBody, query, validate } from "../http/body.ts";
 import { ok } from "../http/envelope.ts";
 import { actorOf, operatorGuard, permit } from "../middleware/operator.ts";
+import { dashboardDto } from "./wire/dashboard.ts";
 import { adminGameDto, adminProductDto, areaDto, gameTextInput, routeRuleDto, sitePageDto } from "./wire/catalogue.ts";
 
 function idParam(c: Context<HonoEnv>): number {
@@ -124,6 +126,10 @@ export function catalogueRoutes() {
     const { reason, ...input } = await jsonBody(c, SitePageUpdateSchema);
     return ok(c, { page: sitePageDto(await manage(c).writeSitePage(actorOf(c), slug, locale, input, reason)) });
   });
+
+  // ---- the dashboard ----
+
+  api.get("/v2/admin/stats", async (c) => ok(c, dashboardDto(await c.get("services").dashboard.stats(query(c, StatsQuerySchema)))));
 
   return api;
 }
