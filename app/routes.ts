@@ -39,6 +39,11 @@ function pages(locale: Locale): RouteConfigEntry[] {
       route(":game/profile/payment", "routes/profile/payment.tsx", id("payment")),
       route("give/subscription", "routes/purchase/give-subscription.tsx", id("give-subscription")),
     ]),
+    // The back office's dashboard and catalogue (docs/product/back-office.md#pages); shell.tsx stands in for the admin layout.
+    layout("routes/admin/shell.tsx", id("layout-admin-m2"), [
+      route("admin", "routes/admin/dashboard.tsx", id("admin-dashboard")),
+      route("admin/catalogue", "routes/admin/catalogue.tsx", id("admin-catalogue")),
+    ]),
     route("payment/paypal", "routes/payment/paypal.tsx", id("payment-paypal")),
     route("payment/demo", "routes/payment/demo.tsx", id("payment-demo")),
   ];
