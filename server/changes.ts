@@ -12,6 +12,7 @@
 // made it already reads the new state) and then tells the others; a process ignores its own notices.
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
+import type { Client as PgClient } from "pg";
 import type { Redis } from "ioredis";
 import type { ChangeKind } from "../core/catalog/manage.ts";
 import type { Db } from "../db/client.ts";
@@ -88,7 +89,7 @@ export function createChangeBus(deps: { db: Db; databaseUrl: string; databaseKin
 
 /** LISTEN on a connection of its own (outside the pool), NOTIFY through the pool. */
 function postgresTransport(db: Db, url: string, logger: Logger): Transport {
-  let client: import("pg").Client | undefined;
+  let client: PgClient | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
 

@@ -204,7 +204,7 @@ export function createCatalogAdmin(deps: { db: Db; clock: Clock; audit: Audit; o
           await tx.insert(cheats).values({ id, slug: input.slug, name: input.name, status: input.status, visible: input.visible, sort: input.order, lastUpdatedAt: clock.now() });
           await writeTexts(tx, id, input.texts);
           const game = (await gameOf(tx, id))!;
-          await record({ action: "game.create", targetType: "cheat", targetId: id, before: null, after: game });
+          await record({ action: "cheat.create", targetType: "cheat", targetId: id, before: null, after: game });
           return game;
         },
         reason,
@@ -235,7 +235,7 @@ export function createCatalogAdmin(deps: { db: Db; clock: Clock; audit: Audit; o
           // Only the languages that were written are kept in the entry: the rest did not change.
           const locales = Object.keys(input.texts ?? {}) as Locale[];
           const pick = (game: ManagedGame) => ({ ...game, texts: Object.fromEntries(locales.map((l) => [l, game.texts[l] ?? null])) });
-          await record({ action: "game.update", targetType: "cheat", targetId: id, before: pick(before), after: pick(after) });
+          await record({ action: "cheat.update", targetType: "cheat", targetId: id, before: pick(before), after: pick(after) });
           return after;
         },
         reason,
@@ -272,7 +272,7 @@ export function createCatalogAdmin(deps: { db: Db; clock: Clock; audit: Audit; o
               createdAt: clock.now(),
             })
             .returning();
-          await record({ action: "product.create", targetType: "product", targetId: row!.id, before: null, after: row });
+          await record({ action: "price.create", targetType: "product", targetId: row!.id, before: null, after: row });
           return row!;
         },
         reason,
@@ -293,7 +293,7 @@ export function createCatalogAdmin(deps: { db: Db; clock: Clock; audit: Audit; o
           if (input.title !== undefined) set.title = input.title;
           if (input.active !== undefined) set.active = input.active;
           const [after] = Object.keys(set).length > 0 ? await tx.update(products).set(set).where(eq(products.id, id)).returning() : [before];
-          await record({ action: "product.update", targetType: "product", targetId: id, before, after });
+          await record({ action: "price.update", targetType: "product", targetId: id, before, after });
           return after!;
         },
         reason,

@@ -174,7 +174,7 @@ describe("games", () => {
     expect(game.id).toBeGreaterThan(GAMES.cs2.id);
     expect(game.texts.en).toMatchObject(full);
     expect(game.texts.ru.name).toBe("Валорант");
-    const [entry] = await auditEntries(shop, "game.create");
+    const [entry] = await auditEntries(shop, "cheat.create");
     expect(entry).toMatchObject({ targetType: "cheat", targetId: String(game.id), before: null });
     expect((entry!.after as { slug: string }).slug).toBe(slug);
 
@@ -204,7 +204,7 @@ describe("games", () => {
     expect(hidden.body.game.texts.ru.name).toBe("Валорант");
     expect(new Date(hidden.body.game.last_updated_at).getTime()).toBe(clock.now().getTime());
     expect(shop.services.catalog.cheatBySlug(slug)?.visible).toBe(false);
-    const [update] = await auditEntries(shop, "game.update");
+    const [update] = await auditEntries(shop, "cheat.update");
     expect(update!.before).toMatchObject({ visible: true, status: "working", texts: { en: { statusNote: "All good." } } });
     expect(update!.after).toMatchObject({ visible: false, status: "maintenance", texts: { en: { statusNote: "Patch day." } } });
 
@@ -221,7 +221,7 @@ describe("products", () => {
     expect(changed.body.product.price).toBe(777);
     const data = await shop.call("GET", "/v2/web/frontend/data");
     expect(data.body.products.find((p: { id: number }) => p.id === id).price).toBe(777);
-    const [entry] = await auditEntries(shop, "product.update");
+    const [entry] = await auditEntries(shop, "price.update");
     expect(entry).toMatchObject({ targetType: "product", targetId: String(id), before: { price: PRODUCTS.minecraft.days7.price }, after: { price: 777 }, reason: "summer sale" });
 
     const off = await shop.call("PATCH", `/v2/admin/products/${id}`, { token: owner.token, json: { active: false, reason: "retired" } });
