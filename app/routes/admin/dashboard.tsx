@@ -1,34 +1,15 @@
 // /admin: the dashboard (docs/product/back-office.md#dashboard) — totals and charts of a period
 // (revenue, payments, new buyers, passes held by game, frozen passes), days in the shop's time zone.
 // The period picker is a plain GET form (from, to) with shortcuts for the last 7, 30 and 90 days.
-import { data } from "react-router";
-import { StatsQuerySchema } from "../../../core/catalog/manage.schema.ts";
 import { formatMoney } from "../../../i18n/format.ts";
 import { BarChart, LineChart } from "../../components/admin-charts.tsx";
 import { Card } from "../../components/ui/primitives.tsx";
-import { requireOperatorPage } from "../../lib/admin.server.ts";
+import { dashboardData } from "../../lib/admin-dashboard.server.ts";
 import { useLangTag, useLocale, useT } from "../../lib/i18n.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import type { Route } from "./+types/dashboard.ts";
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireOperatorPage(context, request);
-  const { services, t } = context;
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  const parsed = StatsQuerySchema.safeParse(params);
-  let stats;
-  try {
-    stats = await services.dashboard.stats(parsed.success ? parsed.data : {});
-  } catch {
-    // A reversed or too long period: the last 30 days, and the picker says so.
-    stats = await services.dashboard.stats({});
-  }
-  const games = services.catalog.cheats().map((g) => ({ id: g.id, name: g.name }));
-  return data(
-    { stats, games, currency: services.settings.SHOP_CURRENCY, meta: { title: t("adminDashboard.title"), description: t("adminDashboard.title") } },
-    { headers: { "Cache-Control": "no-store" } },
-  );
-}
+export const loader = (args: Route.LoaderArgs) => dashboardData(args);
 
 export const meta = ({ data }: Route.MetaArgs) => [...pageMeta(data), { name: "robots", content: "noindex" }];
 
