@@ -55,6 +55,8 @@ function pages(locale: Locale): RouteConfigEntry[] {
 function adminPages(locale: Locale): RouteConfigEntry[] {
   const id = (name: string) => ({ id: `${locale}/admin-${name}` });
   return [
+    index("routes/admin/dashboard.tsx", id("dashboard")),
+    route("catalogue", "routes/admin/catalogue.tsx", id("catalogue")),
     route("customers", "routes/admin/customers.tsx", id("customers")),
     route("customers/:id", "routes/admin/customer.tsx", id("customer")),
     route("payments", "routes/admin/payments.tsx", id("payments")),

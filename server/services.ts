@@ -27,6 +27,10 @@ import { createRouteRules } from "../core/route-rules/index.ts";
 import { createReceipts } from "../core/receipts/index.ts";
 import { createPrivacy } from "../core/privacy/index.ts";
 import { createAdmin } from "../core/admin/index.ts";
+import { createCatalogAdmin } from "../core/catalog/manage.ts";
+import { createChangeBus } from "./changes.ts";
+import { createDashboard } from "../core/dashboard/index.ts";
+import type { Redis } from "ioredis";
 import { minorDigits } from "../core/shared/money.ts";
 import { loadSigner, type Signer } from "../core/delivery/signing.ts";
 import { createClientApi } from "../core/delivery/client.ts";
@@ -196,6 +200,17 @@ export function createServices(deps: { settings: Settings; database: Database; c
     logger,
     compensationBatch: settings.COMPENSATION_BATCH,
   });
+  // Catalogue changes reach every app process within 2 s (docs/product/operations.md#change-bus).
+  const changes = createChangeBus({
+    db,
+    databaseUrl: settings.DATABASE_URL,
+    databaseKind: database.kind,
+    redis: deps.redis && "duplicate" in deps.redis ? (deps.redis as unknown as Redis) : undefined,
+    targets: { catalog, content, routeRules },
+    logger,
+  });
+  const dashboard = createDashboard({ db, clock, timeZone: settings.SHOP_TIME_ZONE });
+  const catalogAdmin = createCatalogAdmin({ db, clock, audit, operators, routeRules, currency, changed: (kind) => changes.publish(kind) });
   // Delivery (docs/product/delivery.md): licences and devices, the client API, builds, webhooks.
   const client = createClientApi({
     db,
@@ -250,6 +265,9 @@ export function createServices(deps: { settings: Settings; database: Database; c
     routeRules,
     privacy,
     admin,
+    changes,
+    catalogAdmin,
+    dashboard,
     signer,
     client,
     licences,

@@ -17,11 +17,12 @@ import { pageMeta, stylesheets } from "../../lib/meta.ts";
 import type { RouteHandle } from "../../root.tsx";
 import accountStylesheet from "../../styles/account.css?url";
 import adminStylesheet from "../../styles/admin.css?url";
+import catalogueStylesheet from "../../styles/admin-catalogue.css?url";
 import type { Route } from "./+types/layout.ts";
 
 export const handle: RouteHandle = { hydrate: false };
 
-export const links = stylesheets(accountStylesheet, adminStylesheet);
+export const links = stylesheets(accountStylesheet, adminStylesheet, catalogueStylesheet);
 
 export function loader({ context, request }: Route.LoaderArgs) {
   const operator = requireOperatorPage(context, request);
