@@ -8,7 +8,7 @@ import pino, { type DestinationStream, type Logger } from "pino";
 /**
  * The request a piece of work belongs to: set by the first middleware (and the page-cache fast
  * path) around everything a request does, so that every log line written meanwhile — by a
- * service, a loader, a failed query — carries its `reqId` (docs/product/operations.md#logs).
+ * service, a loader, a failed query — carries its `reqId` (docs/product/operations.md#logs-and-request-ids).
  */
 export const requestScope = new AsyncLocalStorage<{ reqId: string }>();
 
