@@ -13,7 +13,8 @@
 // BENCH_HYDRATED_PATH (a hydrated page to weigh instead of /auth), BENCH_LOGIN_CONNECTIONS (the
 // sign-in target's connections, 4), BENCH_DATABASE_URL (postgres://…: the server, and the baselines,
 // on that database instead of a fresh memory:// PGlite; the bench adds its users to it),
-// BENCH_WORKERS (the server's WEB_CONCURRENCY, 1). The server runs with SERVER_ENV of scripts/bench/targets.mjs
+// BENCH_WORKERS (the server's WEB_CONCURRENCY, 1). `npm run bench -- --soak` runs the soak of
+// scripts/bench/soak.mjs instead. The server runs with SERVER_ENV of scripts/bench/targets.mjs
 // (limiters out of reach, a larger TOPUP_MAX), printed in the report's header.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -381,7 +382,10 @@ async function run() {
 
 let exitCode = 0;
 try {
-  await run();
+  if (process.argv.includes("--soak")) {
+    const { soak } = await import("./bench/soak.mjs");
+    if (!(await soak(out))) exitCode = 1;
+  } else await run();
 } catch (error) {
   out(`\nbench failed: ${error instanceof Error ? error.message : String(error)}`);
   exitCode = 1;

@@ -63,6 +63,8 @@ const LOGIN_CONNECTIONS = (() => {
 export const TRANSACTIONS = 1000;
 const BENCH_PASSWORD = "bench horse battery 42";
 const CHEAP_PRODUCT_ID = DEMO.products.minecraft.days1.id;
+/** The cheap product the soak buys. */
+export const DEMO_PRODUCT_ID = CHEAP_PRODUCT_ID;
 const PAGE = 10;
 const PAGE_50_SKIP = 49 * PAGE; // rows before page 50
 const SEED_CONCURRENCY = 4;
@@ -96,18 +98,15 @@ async function allTransactions(ctx, token) {
   }
 }
 
-async function seedUser(ctx) {
-  const started = Date.now();
+/** A new user of the bench: registered through the API; { email, token }. */
+export async function registerBenchUser(ctx) {
   const email = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const { token } = await api(ctx, "POST", "/v2/web/register", { body: { email, password: BENCH_PASSWORD } });
+  return { email, token };
+}
 
-  const { products } = await api(ctx, "GET", "/v2/web/frontend/data", { token });
-  const product = products.find((p) => p.id === CHEAP_PRODUCT_ID);
-  if (!product) throw new Error(`product ${CHEAP_PRODUCT_ID} is not on sale in the bench client's shopping area`);
-  const before = (await allTransactions(ctx, token)).length;
-  const purchases = TRANSACTIONS - before - 1; // the top-up is a row too
-  const amount = product.price * purchases;
-
+/** Tops the user's balance up by `amount` through the demo provider, approved on its page as a buyer would. */
+export async function topUp(ctx, token, amount) {
   // The top-up, approved on the demo provider's page as the buyer would, then captured.
   const order = await api(ctx, "POST", "/v2/web/payment/paypal/order", { token, body: { amount } });
   const approve = new URL(order.approve_url);
@@ -135,6 +134,20 @@ async function seedUser(ctx) {
   }
   const captured = await api(ctx, "POST", "/v2/web/payment/paypal/capture", { token, body: { order_id: order.order_id } });
   if (captured.balance < amount) throw new Error(`after the top-up of ${amount} the balance is ${captured.balance}`);
+}
+
+async function seedUser(ctx) {
+  const started = Date.now();
+  const { email, token } = await registerBenchUser(ctx);
+
+  const { products } = await api(ctx, "GET", "/v2/web/frontend/data", { token });
+  const product = products.find((p) => p.id === CHEAP_PRODUCT_ID);
+  if (!product) throw new Error(`product ${CHEAP_PRODUCT_ID} is not on sale in the bench client's shopping area`);
+  const before = (await allTransactions(ctx, token)).length;
+  const purchases = TRANSACTIONS - before - 1; // the top-up is a row too
+  const amount = product.price * purchases;
+
+  await topUp(ctx, token, amount);
 
   // The purchases, a few in flight at a time.
   let next = 0;
