@@ -13,7 +13,7 @@ import { ensureBuild } from "../ensure-build.mjs";
 import { freePort, startNode, stopAll, waitForOk } from "./processes.mjs";
 import { DEMO_PRODUCT_ID, GUEST_PAGE_HEADERS, registerBenchUser, SERVER_ENV, topUp } from "./targets.mjs";
 
-/* global fetch */
+/* global fetch, setInterval, clearInterval */
 
 const number = (name, fallback) => {
   const value = Number(process.env[name] || fallback);
