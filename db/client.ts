@@ -15,6 +15,8 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type Database = {
   db: Db;
   kind: "pglite" | "postgres";
+  /** The pool's connections now (PostgreSQL; PGlite has one, always "in use" by this process). */
+  pool(): { size: number; max: number; idle: number; waiting: number };
   /** Cheap round trip, for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -29,14 +31,25 @@ export type DatabaseOptions = {
    * little later, and drops that connection: its state is unknown (it may be inside a COMMIT).
    */
   statementTimeoutMs?: number;
+  /** Connections of the pool at most (DB_POOL_SIZE, PostgreSQL only). */
+  poolSize?: number;
+  /**
+   * Start-up work after the migrations (the demo catalogue, …). On PostgreSQL the migrations and
+   * this run under one advisory lock, so several processes and hosts starting at once take turns
+   * (docs/product/operations.md#several-processes-and-hosts).
+   */
+  startup?: (db: Db) => Promise<void>;
 };
+
+/** An arbitrary constant naming the advisory lock of the start-up (migrations and seeding). */
+export const STARTUP_LOCK = 7_461_180_013;
 
 /** The client's own deadline past the server's statement_timeout: the server's cancel comes first. */
 const CLIENT_GRACE_MS = 500;
 
 export async function openDatabase(url: string, options: DatabaseOptions = {}): Promise<Database> {
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options);
-  return openPglite(url);
+  return openPglite(url, options);
 }
 
 /** Whether an error is pg's client-side query timeout. */
@@ -53,7 +66,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   const timeout = options.statementTimeoutMs;
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max: options.poolSize ?? 10,
     connectionTimeoutMillis: timeout ? Math.min(5000, timeout + CLIENT_GRACE_MS) : 5000,
     ...(timeout ? { statement_timeout: timeout, query_timeout: timeout + CLIENT_GRACE_MS } : {}),
   });
@@ -88,10 +101,24 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     });
   }
   const db = drizzle(pool, { schema }) as unknown as Db;
-  await migrate(db as never, { migrationsFolder });
+  // The start-up lock is held by a connection of its own, without the statement timeout: waiting for
+  // another process's migrations may take longer than one query may.
+  const lockClient = new pg.Client({ connectionString: url });
+  await lockClient.connect();
+  try {
+    await lockClient.query("select pg_advisory_lock($1)", [STARTUP_LOCK]);
+    await migrate(db as never, { migrationsFolder });
+    await options.startup?.(db);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  } finally {
+    await lockClient.end().catch(() => {});
+  }
   return {
     db,
     kind: "postgres",
+    pool: () => ({ size: pool.totalCount, max: pool.options.max, idle: pool.idleCount, waiting: pool.waitingCount }),
     ping: async () => {
       await pool.query("select 1");
     },
@@ -99,7 +126,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   };
 }
 
-async function openPglite(url: string): Promise<Database> {
+async function openPglite(url: string, options: DatabaseOptions): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
@@ -112,10 +139,12 @@ async function openPglite(url: string): Promise<Database> {
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(db as never, { migrationsFolder });
+  await options.startup?.(db);
   let closed = false;
   return {
     db,
     kind: "pglite",
+    pool: () => ({ size: 1, max: 1, idle: 0, waiting: 0 }),
     ping: async () => {
       if (closed) throw new Error("database closed");
       await db.execute(sql`select 1`);

@@ -11,7 +11,10 @@
 // (comma-separated ids: only those, e.g. for a CPU profile), BENCH_PIN=0 (no CPU pinning),
 // BENCH_CPU_PROF=1 (the server writes a V8 CPU profile to test-results/cpu-prof/ when it stops),
 // BENCH_HYDRATED_PATH (a hydrated page to weigh instead of /auth), BENCH_LOGIN_CONNECTIONS (the
-// sign-in target's connections, 4). The server runs with SERVER_ENV of scripts/bench/targets.mjs
+// sign-in target's connections, 4), BENCH_DATABASE_URL (postgres://…: the server, and the baselines,
+// on that database instead of a fresh memory:// PGlite; the bench adds its users to it),
+// BENCH_WORKERS (the server's WEB_CONCURRENCY, 1). `npm run bench -- --soak` runs the soak of
+// scripts/bench/soak.mjs instead. The server runs with SERVER_ENV of scripts/bench/targets.mjs
 // (limiters out of reach, a larger TOPUP_MAX), printed in the report's header.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -200,14 +203,29 @@ async function run() {
   const port = await freePort();
   const serverUrl = `http://127.0.0.1:${port}`;
   const cpuProf = process.env.BENCH_CPU_PROF === "1" ? path.join(root, "test-results", "cpu-prof") : null;
-  const serverEnv = { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: "memory://", LOG_LEVEL: "warn", NODE_ENV: "development" };
+  const databaseUrl = process.env.BENCH_DATABASE_URL || "memory://";
+  const workers = process.env.BENCH_WORKERS || "1";
+  const serverEnv = {
+    ...process.env,
+    ...SERVER_ENV,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    WEB_CONCURRENCY: workers,
+    LOG_LEVEL: "warn",
+    NODE_ENV: "development",
+  };
   const server = startNode("server", [...(cpuProf ? ["--cpu-prof", "--cpu-prof-dir", cpuProf] : []), "scripts/start.mjs"], {
     cwd: root,
     env: serverEnv,
     cpu: serverCpu,
   });
   await waitForOk(server, `${serverUrl}/healthz`);
-  out(`server: node scripts/start.mjs on ${serverUrl} (DATABASE_URL=memory://, NODE_ENV=development, LOG_LEVEL=warn)${cpuProf ? `, CPU profile to ${path.relative(root, cpuProf)}/` : ""}`);
+  out(
+    `server: node scripts/start.mjs on ${serverUrl} (DATABASE_URL=${databaseUrl.replace(/\/\/[^@/]*@/, "//…@")}, WEB_CONCURRENCY=${workers}, NODE_ENV=development, LOG_LEVEL=warn)` +
+      `${cpuProf ? `, CPU profile to ${path.relative(root, cpuProf)}/` : ""}`,
+  );
+  if (workers !== "1") out("  CPU ms/req of the server: the primary and its workers together");
   out(
     `  and ${Object.entries(SERVER_ENV)
       .map(([k, v]) => `${k}=${v}`)
@@ -364,7 +382,10 @@ async function run() {
 
 let exitCode = 0;
 try {
-  await run();
+  if (process.argv.includes("--soak")) {
+    const { soak } = await import("./bench/soak.mjs");
+    if (!(await soak(out))) exitCode = 1;
+  } else await run();
 } catch (error) {
   out(`\nbench failed: ${error instanceof Error ? error.message : String(error)}`);
   exitCode = 1;

@@ -1,5 +1,6 @@
 // `npm start`: check the settings, build if needed, then run the server (migrations and demo
 // data happen at boot).
+import cluster from "node:cluster";
 import { register } from "tsx/esm/api";
 import { ensureBuild } from "./ensure-build.mjs";
 
@@ -15,7 +16,8 @@ try {
   console.error(error.message);
   process.exit(1);
 }
-ensureBuild();
+// With WEB_CONCURRENCY the workers run this script too (node:cluster): the primary built.
+if (cluster.isPrimary) ensureBuild();
 process.env.NODE_ENV = "production";
 const { main } = await import("../server/main.ts");
 await main(env);

@@ -25,6 +25,8 @@ import { pageHandler } from "./pages.ts";
 import { sitemapXml } from "./sitemap.ts";
 import { devMailRoutes } from "./dev-mail.ts";
 import { jobsHealthy } from "./jobs.ts";
+import { metricsAuthorized } from "./metrics.ts";
+import { pagePatterns } from "./route-patterns.ts";
 
 /** Whether a check resolves within `ms`. */
 async function answers(check: () => Promise<unknown>, ms: number): Promise<boolean> {
@@ -48,7 +50,7 @@ export type AppOptions = {
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
-export function createApp(services: Services, options: AppOptions = {}): Hono<HonoEnv> & { pages?: ReturnType<typeof pageHandler> } {
+export function createApp(services: Services, options: AppOptions = {}): Hono<HonoEnv> & { pages?: ReturnType<typeof pageHandler>; patternOf?: (pathWithoutLocale: string) => string } {
   const { settings, catalogs, logger } = services;
   const app = new Hono<HonoEnv>();
 
@@ -97,6 +99,18 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
     return ready ? c.json({ status: true, checks }) : c.json({ status: false, code: "unavailable", checks }, 503);
   });
 
+  // docs/product/operations.md#metrics: Prometheus text behind METRICS_TOKEN; without the setting there is no such page.
+  app.get("/metrics", async (c, next) => {
+    const token = settings.METRICS_TOKEN;
+    if (!token) return next();
+    c.header("Cache-Control", "no-store");
+    if (!metricsAuthorized(c.req.header("authorization"), token)) {
+      c.header("WWW-Authenticate", 'Bearer realm="metrics"');
+      return failure(c, new DomainError("unauthenticated"));
+    }
+    return c.body(await services.metrics.text(), 200, { "Content-Type": services.metrics.contentType });
+  });
+
   if (options.clientDir) {
     const root = path.relative(process.cwd(), options.clientDir) || ".";
     app.use("/assets/*", serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", IMMUTABLE) }));
@@ -143,6 +157,10 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
   const pages = pageHandler(services, options.build);
   app.use("*", routeRules());
   app.use("*", visitor({ secure: settings.secureCookies, localeHosts: settings.LOCALE_HOSTS }));
-  app.all("*", (c) => pages(c));
-  return Object.assign(app, { pages });
+  const patternOf = pagePatterns(options.build);
+  app.all("*", (c) => {
+    c.set("route", patternOf(c.get("info").path));
+    return pages(c);
+  });
+  return Object.assign(app, { pages, patternOf });
 }

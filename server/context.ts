@@ -52,5 +52,7 @@ export type HonoEnv = {
     idempotency?: IdempotencyRecorder;
     /** Set by the operator guard on back-office calls (server/middleware/operator.ts). */
     operator?: Operator;
+    /** The route pattern of a page that answered, for metrics (server/route-patterns.ts). */
+    route?: string;
   };
 };

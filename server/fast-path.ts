@@ -13,8 +13,8 @@ import { securityHeaderList } from "./middleware/security-headers.ts";
 import { isPrefetch, PREFETCH_CACHE_CONTROL, type CachedPage } from "./pages.ts";
 import type { Services } from "./services.ts";
 
-export function pageCacheFastPath(services: Services, lookup: (pathname: string, area: string) => CachedPage | undefined) {
-  const { settings, logger } = services;
+export function pageCacheFastPath(services: Services, lookup: (pathname: string, area: string) => CachedPage | undefined, patternOf: (pathWithoutLocale: string) => string = () => "other") {
+  const { settings, logger, metrics } = services;
   const shoppingArea = shoppingAreaResolver(services);
   const security = securityHeaderList(settings.secureCookies);
 
@@ -53,7 +53,7 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     const { body, headers } = raw(page);
     const incomingId = req.headers["x-request-id"];
     const requestId = requestIdOf(typeof incomingId === "string" ? incomingId : undefined);
-    const { locale } = splitLocale(url);
+    const { locale, path: pagePathname } = splitLocale(url);
     const setCookies = pageViewCookies({ t: cookieValue(cookies, "t"), locale: localeCookie }, locale, page.status, settings.secureCookies);
     const prefetch = isPrefetch(req.headers["sec-purpose"] ?? req.headers["purpose"]);
     res.writeHead(page.status, {
@@ -64,7 +64,9 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
       ...(setCookies.length ? { "Set-Cookie": setCookies } : {}),
     });
     res.end(method === "HEAD" ? undefined : body);
-    logger.info({ reqId: requestId, method, path: url, status: page.status, ms: Math.round((performance.now() - started) * 10) / 10, cache: "hit" }, "request");
+    const ms = performance.now() - started;
+    metrics.request(method, patternOf(pagePathname), page.status, ms / 1000);
+    logger.info({ reqId: requestId, method, path: url, status: page.status, ms: Math.round(ms * 10) / 10, cache: "hit" }, "request");
     return true;
   };
 }

@@ -47,8 +47,12 @@ export function startJobs(services: Services): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
     running = runJobsOnce(services).then(
-      () => Object.assign(jobs, { lastRunAt: Date.now(), lastRunFailed: false }),
+      () => {
+        services.metrics.job("background", false);
+        Object.assign(jobs, { lastRunAt: Date.now(), lastRunFailed: false });
+      },
       (err: unknown) => {
+        services.metrics.job("background", true);
         Object.assign(jobs, { lastRunAt: Date.now(), lastRunFailed: true });
         services.logger.error({ err }, "background jobs failed");
       },
@@ -75,7 +79,13 @@ export function startWebhookWorker(services: Services): () => Promise<void> {
     if (running) return;
     running = services.webhooks
       .deliverDue()
-      .catch((err: unknown) => services.logger.error({ err }, "webhook deliveries failed"))
+      .then(
+        () => services.metrics.job("webhooks", false),
+        (err: unknown) => {
+          services.metrics.job("webhooks", true);
+          services.logger.error({ err }, "webhook deliveries failed");
+        },
+      )
       .finally(() => (running = undefined));
   }, ms);
   timer.unref();

@@ -2,7 +2,7 @@
 // quoted values and failing rows, and query strings of URLs, in errors and in url/path fields.
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger, scrubText } from "./logging.ts";
+import { createLogger, requestScope, scrubText } from "./logging.ts";
 
 function capture() {
   const lines: string[] = [];
@@ -44,5 +44,18 @@ describe("the log", () => {
     for (const secret of ["SECRET1", "SECRET2", "123456", "a%40b.c"]) expect(text).not.toContain(secret);
     expect(text).toContain("https://api-m.paypal.com/v2/checkout/orders?[redacted]");
     expect(scrubText("/en/auth?redirectTo=/x and more")).toBe("/en/auth?[redacted] and more");
+  });
+});
+
+describe("request ids", () => {
+  it("every line written while a request runs carries its id; lines outside a request carry none", async () => {
+    const { logger, lines } = capture();
+    await requestScope.run({ reqId: "req-42" }, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      logger.warn({ userId: 7 }, "deep inside a service");
+    });
+    logger.info("at start");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ reqId: "req-42", userId: 7, msg: "deep inside a service" });
+    expect(JSON.parse(lines[1]!)).not.toHaveProperty("reqId");
   });
 });

@@ -2,7 +2,15 @@
 // production safety). A failed query's error carries its parameters — Drizzle's "Failed query: …
 // params: …" once logged a password hash — and PostgreSQL's `detail` quotes the failing row; URLs
 // may carry codes and tokens in their query strings. All of these are cut before a line is written.
+import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type DestinationStream, type Logger } from "pino";
+
+/**
+ * The request a piece of work belongs to: set by the first middleware (and the page-cache fast
+ * path) around everything a request does, so that every log line written meanwhile — by a
+ * service, a loader, a failed query — carries its `reqId` (docs/product/operations.md#logs-and-request-ids).
+ */
+export const requestScope = new AsyncLocalStorage<{ reqId: string }>();
 
 /** Properties of an error that hold values rather than what went wrong. */
 const VALUE_KEYS = new Set(["params", "parameters", "detail", "values", "raw"]);
@@ -43,7 +51,8 @@ export function serializeError(error: unknown): unknown {
 
 /**
  * The logger of the process (and of in-process tests, with a destination of their own). Errors
- * logged under `err` or `error` are scrubbed; so are top-level `url` and `path` fields.
+ * logged under `err` or `error` are scrubbed; so are top-level `url` and `path` fields. A line
+ * written during a request carries the request's id.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
@@ -51,6 +60,10 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       level,
       base: undefined,
       serializers: { err: serializeError, error: serializeError },
+      mixin: () => {
+        const scope = requestScope.getStore();
+        return scope ? { reqId: scope.reqId } : {};
+      },
       formatters: {
         log(object) {
           for (const key of ["url", "path"]) {

@@ -1,5 +1,7 @@
 // Boots the shop: settings → database (migrated, demo data) → services → HTTP server; drains and
 // closes the database on SIGTERM/SIGINT within 10 s.
+import cluster from "node:cluster";
+import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,6 +21,7 @@ import { createApp } from "./app.ts";
 import { startJobs } from "./jobs.ts";
 import { pageCacheFastPath } from "./fast-path.ts";
 import { createLogger } from "./logging.ts";
+import { collectDefaultMetrics } from "prom-client";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const BUILD_DIR = path.join(root, "build");
@@ -27,12 +30,18 @@ export const BUILD_DIR = path.join(root, "build");
 export type Resources = { database: Database; redis?: Redis };
 
 export async function openResources(settings: Settings, logger: Logger): Promise<Resources> {
-  const database = await openDatabase(settings.DATABASE_URL, { statementTimeoutMs: settings.DB_STATEMENT_TIMEOUT_MS });
-  await seedCatalog(database.db, settings.SHOP_CURRENCY);
-  // The demo user exists only on a run nobody else reaches (docs/product/operations.md#production-safety); one seeded by an earlier
-  // development run of the same database is retired when the shop goes public.
-  if (settings.devConveniences) await seedDemoUser(database.db, settings.SHOP_CURRENCY, hashPassword);
-  else await retireDemoUser(database.db, verifyPassword);
+  // Migrations and demo data under the start-up lock: several processes and hosts may start at once.
+  const database = await openDatabase(settings.DATABASE_URL, {
+    statementTimeoutMs: settings.DB_STATEMENT_TIMEOUT_MS,
+    poolSize: settings.DB_POOL_SIZE,
+    startup: async (db) => {
+      await seedCatalog(db, settings.SHOP_CURRENCY);
+      // The demo user exists only on a run nobody else reaches (docs/product/operations.md#production-safety); one seeded by an earlier
+      // development run of the same database is retired when the shop goes public.
+      if (settings.devConveniences) await seedDemoUser(db, settings.SHOP_CURRENCY, hashPassword);
+      else await retireDemoUser(db, verifyPassword);
+    },
+  });
   const redis = settings.REDIS_URL ? await connectRedis(settings.REDIS_URL, logger) : undefined;
   return { database, redis };
 }
@@ -108,7 +117,7 @@ const REDIS_START_WAIT_MS = 3000;
 /** node:http's handler of the shop: page-cache hits on the fast path, everything else through the app. */
 export function requestListener(services: Services, app: ReturnType<typeof createApp>): RequestListener {
   const appListener = getRequestListener(app.fetch);
-  const fastPath = app.pages ? pageCacheFastPath(services, app.pages.lookup) : undefined;
+  const fastPath = app.pages ? pageCacheFastPath(services, app.pages.lookup, app.patternOf) : undefined;
   return (req, res) => {
     if (fastPath?.(req, res)) return;
     void appListener(req, res);
@@ -153,8 +162,11 @@ export async function main(env: Record<string, string | undefined> = process.env
     }
     throw error;
   }
+  const workers = processCount(settings);
+  if (cluster.isPrimary && workers > 1) return runPrimary(settings, workers, env);
   const services = await bootServices(settings);
   const { logger } = services;
+  collectDefaultMetrics({ register: services.metrics.registry });
   const app = createApp(services, { build: await loadBuild(), clientDir: path.join(BUILD_DIR, "client") });
   const stopJobs = startJobs(services);
   const server = createHttpServer(services, app);
@@ -181,6 +193,65 @@ export async function main(env: Record<string, string | undefined> = process.env
       logger.info("stopped");
       process.exit(0);
     });
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+/**
+ * How many app processes serve (WEB_CONCURRENCY, docs/product/operations.md#several-processes-and-hosts). The embedded
+ * database lives inside one process, so above 1 needs PostgreSQL: on PGlite the shop says so in one
+ * line and runs one process.
+ */
+export function processCount(settings: Settings, log: (line: string) => void = (line) => console.warn(line)): number {
+  const wanted = settings.WEB_CONCURRENCY === "auto" ? os.availableParallelism() : settings.WEB_CONCURRENCY;
+  if (wanted <= 1) return 1;
+  if (/^postgres(ql)?:\/\//.test(settings.DATABASE_URL)) return wanted;
+  log(`WEB_CONCURRENCY=${settings.WEB_CONCURRENCY} needs a postgres:// DATABASE_URL (the embedded database serves one process): running 1 process`);
+  return 1;
+}
+
+/**
+ * The primary of WEB_CONCURRENCY > 1: forks the workers (each boots as a one-process shop does, the
+ * start-up under the advisory lock, and they share the port), forks again one that exits after it
+ * listened, stops when one fails before it listened (a bad database, say), and on SIGTERM/SIGINT
+ * passes the signal on and exits when every worker drained.
+ */
+function runPrimary(settings: Settings, count: number, env: Record<string, string | undefined>) {
+  const logger = createLogger(settings.LOG_LEVEL);
+  // The workers run the same script; the shop's mode is the one this process was given.
+  const workerEnv = env.NODE_ENV ? { NODE_ENV: env.NODE_ENV } : {};
+  let stopping = false;
+  let exitCode = 0;
+  const listened = new Set<number>();
+  const alive = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+  logger.info({ workers: count, pid: process.pid }, "starting workers");
+  for (let i = 0; i < count; i++) cluster.fork(workerEnv);
+  cluster.on("listening", (worker) => listened.add(worker.id));
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) {
+      if (alive().length === 0) {
+        logger.info("stopped");
+        process.exit(exitCode);
+      }
+      return;
+    }
+    if (!listened.has(worker.id)) {
+      logger.error({ pid: worker.process.pid, code, signal }, "a worker failed at start; stopping");
+      stop("a worker failed at start", 1);
+      return;
+    }
+    logger.warn({ pid: worker.process.pid, code, signal }, "a worker exited; starting another");
+    cluster.fork(workerEnv);
+  });
+  const stop = (reason: string, code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    exitCode = code;
+    logger.info({ reason }, "draining workers");
+    if (alive().length === 0) process.exit(exitCode);
+    for (const worker of alive()) worker.process.kill("SIGTERM");
+    setTimeout(() => process.exit(exitCode || 1), 12_000).unref();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

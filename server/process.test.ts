@@ -1,62 +1,16 @@
 // The real process, as `npm start` runs it: a bad setting stops the start with one line, data
 // survives a restart on the embedded database, and SIGTERM drains and exits.
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { openDatabase } from "../db/client.ts";
 import { mailOutbox, users } from "../db/schema/index.ts";
+import { freePort, startShop as start, stopShop as stop, waitHealthy } from "../tests/kit/process.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
 const dataDir = mkdtempSync(path.join(tmpdir(), "shop-process-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: "warn", NODE_ENV: "development", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
-
-async function waitHealthy(port: number, exited: Promise<unknown>) {
-  const deadline = Date.now() + 60_000;
-  let gone = false;
-  void exited.then(() => (gone = true));
-  while (Date.now() < deadline && !gone) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("server did not become healthy");
-}
-
-async function stop(child: ChildProcess, exited: Promise<number | null>) {
-  const started = Date.now();
-  child.kill("SIGTERM");
-  const code = await exited;
-  return { code, ms: Date.now() - started };
-}
 
 describe("the server process", () => {
   it("stops the start with one line naming a bad setting", async () => {

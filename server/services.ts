@@ -38,6 +38,7 @@ import { createLicences } from "../core/delivery/licences.ts";
 import { createBuilds } from "../core/delivery/builds.ts";
 import { createOutbox, createWebhooks } from "../core/webhooks/index.ts";
 import { isLoopbackHost, type Settings } from "./settings.ts";
+import { countPayments, createMetrics } from "./metrics.ts";
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -53,6 +54,7 @@ export type JobsState = {
 export function createServices(deps: { settings: Settings; database: Database; catalogs: Catalogs; clock: Clock; logger: Logger; redis?: RedisLike }) {
   const { settings, database, clock, logger, catalogs } = deps;
   const db = database.db;
+  const metrics = createMetrics({ database });
   const background = createBackground((err) => logger.error({ err }, "background task failed"));
   const catalog = createCatalog({ db });
   const content = createContent({ db });
@@ -146,23 +148,27 @@ export function createServices(deps: { settings: Settings; database: Database; c
           timeoutMs: settings.PAYPAL_TIMEOUT_MS,
         })
       : createDemoProvider({ db, publicUrl: settings.PUBLIC_URL, digits: minorDigits(currency) });
-  const payments = createPayments({
-    db,
-    clock,
-    provider,
-    ledger,
-    subscriptions,
-    catalog,
-    referrals,
-    notifications,
-    receipts,
-    suspensions,
-    publicUrl: settings.PUBLIC_URL,
-    currency,
-    topup: { min: settings.TOPUP_MIN, max: settings.TOPUP_MAX },
-    logger,
-    outbox,
-  });
+  const payments = countPayments(
+    createPayments({
+      db,
+      clock,
+      provider,
+      ledger,
+      subscriptions,
+      catalog,
+      referrals,
+      notifications,
+      receipts,
+      suspensions,
+      publicUrl: settings.PUBLIC_URL,
+      currency,
+      topup: { min: settings.TOPUP_MIN, max: settings.TOPUP_MAX },
+      logger,
+      outbox,
+    }),
+    provider.name,
+    metrics,
+  );
   const purchases = createPurchases({ db, clock, catalog, ledger, subscriptions, receipts });
   const gifts = createGifts({
     db,
@@ -274,5 +280,6 @@ export function createServices(deps: { settings: Settings; database: Database; c
     builds,
     webhooks,
     jobs,
+    metrics,
   };
 }

@@ -93,3 +93,18 @@ describe("RECAPTCHA_SCRIPT_URL (docs/product/accounts.md#recaptcha)", () => {
     },
   );
 });
+
+describe("WEB_CONCURRENCY", () => {
+  it("runs several processes only on PostgreSQL, and says so in one line on the embedded database", async () => {
+    const { processCount } = await import("./main.ts");
+    const said: string[] = [];
+    const log = (line: string) => said.push(line);
+    expect(processCount(loadSettings({ WEB_CONCURRENCY: "3", DATABASE_URL: "postgres://db/shop" }), log)).toBe(3);
+    expect(processCount(loadSettings({ WEB_CONCURRENCY: "auto", DATABASE_URL: "postgres://db/shop" }), log)).toBeGreaterThanOrEqual(1);
+    expect(said).toEqual([]);
+    expect(processCount(loadSettings({ WEB_CONCURRENCY: "4", DATABASE_URL: "memory://" }), log)).toBe(1);
+    expect(said).toEqual(["WEB_CONCURRENCY=4 needs a postgres:// DATABASE_URL (the embedded database serves one process): running 1 process"]);
+    expect(() => loadSettings({ WEB_CONCURRENCY: "many" })).toThrow(/^Invalid setting WEB_CONCURRENCY="many"/);
+    expect(() => loadSettings({ METRICS_TOKEN: "short" })).toThrow(/^Invalid setting METRICS_TOKEN/);
+  });
+});

@@ -93,6 +93,20 @@ export const SettingsSchema = z
     /** Longest one database query may take, enforced by the server and by the client (docs/product/operations.md#database). */
     DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
     DATA_DIR: optionalString,
+    /** Connections each process keeps to PostgreSQL at most (docs/product/operations.md#behind-a-reverse-proxy). */
+    DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+    /**
+     * App processes sharing the port (node:cluster, docs/product/operations.md#several-processes-and-hosts): a number or
+     * "auto" (one per core). Above 1 only on PostgreSQL: the embedded database serves one process.
+     */
+    WEB_CONCURRENCY: z
+      .string()
+      .trim()
+      .default("1")
+      .refine((v) => v === "" || v === "auto" || /^\d{1,3}$/.test(v), 'must be a number of processes or "auto"')
+      .transform((v) => (v === "" ? 1 : v === "auto" ? ("auto" as const) : Math.max(1, Number(v)))),
+    /** The bearer token /metrics asks for; unset: /metrics answers 404 (docs/product/operations.md#metrics). */
+    METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, "must be at least 16 characters"),
     SMTP_URL: z
       .string()
       .trim()

@@ -74,6 +74,15 @@ export function toTransaction(row: typeof transactions.$inferSelect): Transactio
 export type Ledger = ReturnType<typeof createLedger>;
 
 export function createLedger({ db, currency }: { db: Db; currency: string }) {
+  /** A page of the user's history by offset, newest first: prepared once (frontend/data, the balance page). */
+  const latest = db
+    .select()
+    .from(transactions)
+    .where(eq(transactions.userId, sql.placeholder("userId")))
+    .orderBy(desc(transactions.id))
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .prepare("transactions_latest");
   /**
    * Moves the balance and books the entry, inside the caller's transaction. Throws
    * insufficient_balance when a spend would take the balance below zero.
@@ -163,6 +172,7 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
      * (user_id, id desc) index.
      */
     async list(userId: number, page: { limit: number; skip?: number; before?: number }): Promise<Transaction[]> {
+      if (page.before === undefined) return (await latest.execute({ userId, limit: page.limit, offset: page.skip ?? 0 })).map(toTransaction);
       const where = page.before !== undefined ? and(eq(transactions.userId, userId), lt(transactions.id, page.before)) : eq(transactions.userId, userId);
       const rows = await db
         .select()

@@ -112,7 +112,16 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
     };
   }
 
+  /** A user's rows outside a transaction: prepared once (the signed-in hot path, frontend/data and the profile). */
+  const userRows = db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, sql.placeholder("userId")))
+    .orderBy(asc(subscriptions.cheatId))
+    .prepare("subscriptions_of_user");
+
   async function rowsOf(userId: number, tx: Db | Tx = db): Promise<Row[]> {
+    if (tx === db) return userRows.execute({ userId });
     return tx.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(asc(subscriptions.cheatId));
   }
 

@@ -119,9 +119,20 @@ export function cpuSeconds(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    // With WEB_CONCURRENCY the answering processes are the cluster's workers: their CPU counts too.
+    let children = 0;
+    for (const child of childPids(pid)) children += cpuSeconds(child) ?? 0;
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS + children;
   } catch {
     return null;
+  }
+}
+
+function childPids(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
   }
 }
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;

@@ -67,6 +67,8 @@ const LOGIN_CONNECTIONS = (() => {
 export const TRANSACTIONS = 1000;
 const BENCH_PASSWORD = "bench horse battery 42";
 const CHEAP_PRODUCT_ID = DEMO.products.minecraft.days1.id;
+/** The cheap product the soak buys. */
+export const DEMO_PRODUCT_ID = CHEAP_PRODUCT_ID;
 const PAGE = 10;
 const PAGE_50_SKIP = 49 * PAGE; // rows before page 50
 const SEED_CONCURRENCY = 4;
@@ -100,8 +102,15 @@ async function allTransactions(ctx, token) {
   }
 }
 
+/** A new user of the bench: registered through the API; { email, token }. */
+export async function registerBenchUser(ctx) {
+  const email = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const { token } = await api(ctx, "POST", "/v2/web/register", { body: { email, password: BENCH_PASSWORD } });
+  return { email, token };
+}
+
 /** A top-up of `amount` through the demo provider: the order, approved on its page as the buyer would, then captured. */
-async function demoTopUp(ctx, token, amount) {
+export async function topUp(ctx, token, amount) {
   const order = await api(ctx, "POST", "/v2/web/payment/paypal/order", { token, body: { amount } });
   const approve = new URL(order.approve_url);
   if (approve.pathname !== "/payment/demo") {
@@ -132,8 +141,7 @@ async function demoTopUp(ctx, token, amount) {
 
 async function seedUser(ctx) {
   const started = Date.now();
-  const email = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const { token } = await api(ctx, "POST", "/v2/web/register", { body: { email, password: BENCH_PASSWORD } });
+  const { email, token } = await registerBenchUser(ctx);
 
   const { products } = await api(ctx, "GET", "/v2/web/frontend/data", { token });
   const product = products.find((p) => p.id === CHEAP_PRODUCT_ID);
@@ -142,7 +150,7 @@ async function seedUser(ctx) {
   const purchases = TRANSACTIONS - before - 1; // the top-up is a row too
   const amount = product.price * purchases;
 
-  await demoTopUp(ctx, token, amount);
+  await topUp(ctx, token, amount);
 
   // The purchases, a few in flight at a time.
   let next = 0;
@@ -205,7 +213,7 @@ async function clientToken(ctx) {
   const product = products.find((p) => p.id === CHEAP_PRODUCT_ID);
   if (!product) throw new Error(`product ${CHEAP_PRODUCT_ID} is not on sale in the bench client's shopping area`);
   try {
-    await demoTopUp(ctx, token, Math.max(product.price, 100));
+    await topUp(ctx, token, Math.max(product.price, 100));
   } catch (error) {
     if (error instanceof Skip) return { skip: `heartbeat skipped: ${error.message}` };
     throw error;

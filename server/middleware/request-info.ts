@@ -2,12 +2,14 @@
 // and one JSON log line when the response is done.
 import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { DEFAULT_LOCALE, negotiateLocale, splitLocale } from "../../i18n/locales.ts";
 import { GLOBAL_AREA } from "../../core/catalog/index.ts";
 import { isApiPath } from "../api/paths.ts";
 import type { HonoEnv } from "../context.ts";
 import type { Services } from "../services.ts";
+import { requestScope } from "../logging.ts";
 
 /** A caller's X-Request-Id we keep (docs/product/api.md#conventions): a sane token, else none. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -81,19 +83,32 @@ export function requestInfo(services: Services): MiddlewareHandler<HonoEnv> {
       auth: null,
     });
     c.header("X-Request-Id", requestId);
-    await next();
+    await requestScope.run({ reqId: requestId }, next);
     c.res.headers.set("X-Request-Id", requestId);
+    const ms = performance.now() - started;
+    services.metrics.request(c.req.method, c.get("route") ?? handlerRoute(c), c.res.status, ms / 1000);
     logger.info(
       {
         reqId: requestId,
         method: c.req.method,
         path: c.req.path,
         status: c.res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        ms: Math.round(ms * 10) / 10,
       },
       "request",
     );
   };
+}
+
+/**
+ * The route pattern that answered (docs/product/operations.md#metrics): the last route of a method of its own
+ * ("/v2/web/frontend/data", "/_i18n/:hash/:locale/messages.json"); middleware and catch-alls are "ALL". The pages set
+ * theirs ("route") themselves; whatever else is "other".
+ */
+function handlerRoute(c: Parameters<MiddlewareHandler<HonoEnv>>[0]): string {
+  const routes = matchedRoutes(c);
+  for (let i = routes.length - 1; i >= 0; i--) if (routes[i]!.method !== "ALL") return routes[i]!.path;
+  return "other";
 }
 
 function clientIp(c: Parameters<MiddlewareHandler<HonoEnv>>[0], trustProxy: boolean): string {

@@ -1,0 +1,110 @@
+// The process's metrics in Prometheus text format (docs/product/operations.md#metrics): requests by
+// route pattern (never the raw path: its cardinality is the visitors'), their latency, payments by
+// provider and result, background job runs and failures, the database pool, and Node's own
+// (CPU, memory, event loop). One registry per process; every worker of WEB_CONCURRENCY answers for
+// itself, so Prometheus scrapes each worker (or each host) and sums.
+import { timingSafeEqual } from "node:crypto";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { Database } from "../db/client.ts";
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Latency buckets in seconds: a cached page answers in well under a millisecond, a PayPal capture in seconds. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export function createMetrics(options: { database: Database; processMetrics?: boolean }) {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: "shop_http_requests_total",
+    help: "Requests answered, by method, route pattern and status.",
+    labelNames: ["method", "route", "status"],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: "shop_http_request_duration_seconds",
+    help: "Time from the request's arrival to its answer, by method and route pattern.",
+    labelNames: ["method", "route"],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const payments = new Counter({
+    name: "shop_payments_total",
+    help: "Payment operations at the provider (create, capture, webhook), by provider and result (ok or the error code).",
+    labelNames: ["provider", "operation", "result"],
+    registers: [registry],
+  });
+  const jobRuns = new Counter({ name: "shop_job_runs_total", help: "Background job runs, by job.", labelNames: ["job"], registers: [registry] });
+  const jobFailures = new Counter({ name: "shop_job_failures_total", help: "Background job runs that failed, by job.", labelNames: ["job"], registers: [registry] });
+  new Gauge({
+    name: "shop_db_pool_connections",
+    help: "Database pool connections by state: open (in use or idle), idle, waiting (requests queued for one), max.",
+    labelNames: ["state"],
+    registers: [registry],
+    collect() {
+      const pool = options.database.pool();
+      this.set({ state: "open" }, pool.size);
+      this.set({ state: "idle" }, pool.idle);
+      this.set({ state: "in_use" }, pool.size - pool.idle);
+      this.set({ state: "waiting" }, pool.waiting);
+      this.set({ state: "max" }, pool.max);
+    },
+  });
+  // Which process answered: with WEB_CONCURRENCY each worker has its own numbers.
+  new Gauge({ name: "shop_process_info", help: "1, labelled with the answering process's id.", labelNames: ["pid"], registers: [registry] }).set({ pid: String(process.pid) }, 1);
+
+  return {
+    registry,
+    /** One answered request: `route` is a pattern ("/:game/profile", "/v2/web/frontend/data"). */
+    request(method: string, route: string, status: number, seconds: number) {
+      requests.inc({ method, route, status: String(status) });
+      latency.observe({ method, route }, seconds);
+    },
+    payment(provider: string, operation: string, result: string) {
+      payments.inc({ provider, operation, result });
+    },
+    job(job: string, failed: boolean) {
+      jobRuns.inc({ job });
+      if (failed) jobFailures.inc({ job });
+    },
+    text: () => registry.metrics(),
+    contentType: registry.contentType,
+  };
+}
+
+/** Whether an Authorization header carries the metrics token (compared in constant time). */
+export function metricsAuthorized(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(/^Bearer (.+)$/i.exec(header ?? "")?.[1] ?? "");
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/** What a payment operation's failure counts as: its domain code, else "error". */
+export function paymentResult(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[a-z_]{1,40}$/.test(code) ? code : "error";
+}
+
+/**
+ * Counts the provider operations of the payments service (in place, so its own `this` calls are
+ * counted too): every create, capture and webhook by provider and result.
+ */
+export function countPayments<P extends { createOrder: AnyAsync; capture: AnyAsync; webhook: AnyAsync }>(payments: P, provider: string, metrics: Metrics): P {
+  for (const operation of ["createOrder", "capture", "webhook"] as const) {
+    const original = payments[operation];
+    const name = operation === "createOrder" ? "create" : operation;
+    (payments as Record<string, AnyAsync>)[operation] = async function (this: unknown, ...args: unknown[]) {
+      try {
+        const result: unknown = await original.apply(payments, args);
+        metrics.payment(provider, name, name === "webhook" && (result as { applied?: boolean })?.applied === false ? "ignored" : "ok");
+        return result;
+      } catch (error) {
+        metrics.payment(provider, name, paymentResult(error));
+        throw error;
+      }
+    };
+  }
+  return payments;
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyAsync = (...args: any[]) => Promise<unknown>;
