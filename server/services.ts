@@ -18,7 +18,7 @@ import { createLedger } from "../core/ledger/index.ts";
 import { createSubscriptions } from "../core/subscriptions/index.ts";
 import { createReferrals } from "../core/referrals/index.ts";
 import { createSuspensions } from "../core/suspensions/index.ts";
-import { createPayments, createPayPal, createDemoProvider } from "../core/payments/index.ts";
+import { createPayments, createPayPal, createDemoProvider, createBtcPay } from "../core/payments/index.ts";
 import { createPurchases } from "../core/purchases/index.ts";
 import { createGifts } from "../core/gifts/index.ts";
 import { createStatistics } from "../core/statistics/index.ts";
@@ -131,7 +131,8 @@ export function createServices(deps: { settings: Settings; database: Database; c
   });
   // The demo provider only where the conveniences are (docs/product/operations.md#production-safety); settings refuse a public shop
   // without PayPal credentials, and this refuses the demo provider there all the same.
-  if (!settings.devConveniences && !settings.PAYPAL_CLIENT_ID) throw new Error("PAYPAL_CLIENT_ID is required outside development");
+  if (!settings.devConveniences && !settings.PAYPAL_CLIENT_ID && !settings.BTCPAY_URL) throw new Error("PAYPAL_CLIENT_ID is required outside development");
+  const btcpayOn = Boolean(settings.BTCPAY_URL && settings.BTCPAY_API_KEY && settings.BTCPAY_STORE_ID && settings.BTCPAY_WEBHOOK_SECRET);
   const provider =
     settings.PAYPAL_CLIENT_ID && settings.PAYPAL_CLIENT_SECRET
       ? createPayPal({
@@ -142,23 +143,41 @@ export function createServices(deps: { settings: Settings; database: Database; c
           timeoutMs: settings.PAYPAL_TIMEOUT_MS,
         })
       : createDemoProvider({ db, publicUrl: settings.PUBLIC_URL, digits: minorDigits(currency) });
-  const payments = createPayments({
-    db,
-    clock,
-    provider,
-    ledger,
-    subscriptions,
-    catalog,
-    referrals,
-    notifications,
-    receipts,
-    suspensions,
-    publicUrl: settings.PUBLIC_URL,
-    currency,
-    topup: { min: settings.TOPUP_MIN, max: settings.TOPUP_MAX },
-    logger,
-    outbox,
-  });
+  // One Payments per provider that is on (decisions §9): PayPal (or the demo when neither is), BTCPay.
+  const paymentsWith = (provider: Parameters<typeof createPayments>[0]["provider"]) =>
+    createPayments({
+      db,
+      clock,
+      provider,
+      ledger,
+      subscriptions,
+      catalog,
+      referrals,
+      notifications,
+      receipts,
+      suspensions,
+      publicUrl: settings.PUBLIC_URL,
+      currency,
+      topup: { min: settings.TOPUP_MIN, max: settings.TOPUP_MAX },
+      logger,
+      outbox,
+    });
+  const paypalPayments = settings.PAYPAL_CLIENT_ID && settings.PAYPAL_CLIENT_SECRET ? paymentsWith(provider) : btcpayOn ? undefined : paymentsWith(provider);
+  const btcpayPayments = btcpayOn
+    ? paymentsWith(
+        createBtcPay({
+          url: settings.BTCPAY_URL!,
+          apiKey: settings.BTCPAY_API_KEY!,
+          storeId: settings.BTCPAY_STORE_ID!,
+          webhookSecret: settings.BTCPAY_WEBHOOK_SECRET!,
+          timeoutMs: settings.BTCPAY_TIMEOUT_MS,
+          digits: minorDigits(currency),
+        }),
+      )
+    : undefined;
+  /** The providers that are on, in the order the checkout offers them. */
+  const paymentProviders = [paypalPayments, btcpayPayments].filter((p) => p !== undefined);
+  const payments = paymentProviders[0]!;
   const purchases = createPurchases({ db, clock, catalog, ledger, subscriptions, receipts });
   const gifts = createGifts({
     db,
@@ -192,6 +211,7 @@ export function createServices(deps: { settings: Settings; database: Database; c
     notifications,
     mailer,
     payments,
+    paymentProviders,
     currency,
     logger,
     compensationBatch: settings.COMPENSATION_BATCH,
@@ -240,8 +260,11 @@ export function createServices(deps: { settings: Settings; database: Database; c
     suspensions,
     receipts,
     payments,
+    paymentProviders,
+    /** The payments of a provider that is on ("paypal" is the demo's too, where it stands in); undefined otherwise. */
+    paymentsFor: (name: string) => (name === "paypal" ? paypalPayments : name === "btcpay" ? btcpayPayments : undefined),
     /** Present only when the built-in demo provider is in use. */
-    demoProvider: provider.name === "demo" ? (provider as ReturnType<typeof createDemoProvider>) : undefined,
+    demoProvider: paypalPayments && provider.name === "demo" ? (provider as ReturnType<typeof createDemoProvider>) : undefined,
     purchases,
     gifts,
     statistics,
