@@ -29,6 +29,8 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
   // Mails of compensations a stopped process did not send (docs/product/back-office.md#compensation).
   const compensationMails = await services.admin.compensations.sendMails();
   const purged = await retention.purge();
+  // Split orders never approved at PayPal within 3 hours give their reservation back (docs/product/money.md#split-payments).
+  for (const payments of services.paymentProviders) await payments.releaseStale();
   return { unfrozen: unfrozen.length, notified: expiring.length, released, receipted, compensationMails, purged };
 }
 

@@ -207,13 +207,16 @@ export function createPayments(deps: {
     });
   }
 
+  /** 409 payment_failed: the order ended at the provider (decisions §9), unlike a provider that did not answer (502). */
+  const ended = (key: "errors.payment_expired" | "errors.payment_late") => Object.defineProperty(new DomainError("payment_failed", key), "status", { value: 409 });
+
   /** Applies a provider's capture to our order once; refuses one that does not match the order. */
   async function apply(order: Order, capture: ProviderCapture): Promise<CaptureResult> {
     if (capture.ended && !capture.completed) {
       // Given up at the provider (expired, invalid): the order fails; money paid for it goes to the balance.
       await fail(eq(paymentOrders.id, order.id));
       await creditUnmatched(order, minorOf(capture.received), "partial");
-      throw new DomainError("payment_failed", "errors.payment_expired");
+      throw ended("errors.payment_expired");
     }
     if (!capture.completed || !capture.captureId) throw new DomainError("payment_pending", capture.partial ? "errors.payment_partial" : undefined);
     const paid = capture.amount ? fromDecimal(capture.amount.value, digits) : undefined;
@@ -245,7 +248,7 @@ export function createPayments(deps: {
     if (current!.status === "failed") {
       // Settled after the order had failed (paid late): the whole payment goes to the balance.
       await creditUnmatched(current!, minorOf(capture.received) ?? paid, "late");
-      throw new DomainError("payment_failed", "errors.payment_late");
+      throw ended("errors.payment_late");
     }
     // Paid over the amount: the part above it goes to the balance.
     const over = (minorOf(capture.received) ?? paid!) - paid!;
