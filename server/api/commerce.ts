@@ -108,13 +108,20 @@ export function commerceRoutes() {
       locale: info.locale,
       requestKey: c.req.header("idempotency-key"),
     };
-    try {
-      return ok(c, createdOrderDto(await payments.createOrder(auth.user.id, request)));
-    } catch (error) {
-      // A split payment the balance covers whole completes from the balance at once (decisions §9).
-      if (!(error instanceof DomainError) || error.details.reason !== "balance_covers" || input.product_id === undefined) throw error;
-      const result = await services(c).purchases.purchase(auth.user.id, input.product_id, info.shoppingArea, { beforeCommit: idempotencyRecorder(c, purchaseDto) });
-      return ok(c, purchaseDto(result));
+    // A split payment the balance covers whole completes from the balance at once (decisions §9);
+    // when a parallel order took the balance meanwhile, the order is made again with what is left.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return ok(c, createdOrderDto(await payments.createOrder(auth.user.id, request)));
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.details.reason !== "balance_covers" || input.product_id === undefined) throw error;
+      }
+      try {
+        const result = await services(c).purchases.purchase(auth.user.id, input.product_id, info.shoppingArea, { beforeCommit: idempotencyRecorder(c, purchaseDto) });
+        return ok(c, purchaseDto(result));
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== "insufficient_balance" || attempt >= 3) throw error;
+      }
     }
   });
 
