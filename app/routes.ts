@@ -40,6 +40,7 @@ function pages(locale: Locale): RouteConfigEntry[] {
       route("give/subscription", "routes/purchase/give-subscription.tsx", id("give-subscription")),
     ]),
     route("payment/paypal", "routes/payment/paypal.tsx", id("payment-paypal")),
+    route("payment/btcpay", "routes/payment/btcpay.tsx", id("payment-btcpay")),
     route("payment/demo", "routes/payment/demo.tsx", id("payment-demo")),
   ];
 }

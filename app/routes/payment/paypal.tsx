@@ -1,5 +1,6 @@
 // /payment/paypal (no layout): the return page of the payment provider (docs/product/money.md#paying-through-a-provider). PayPal
-// sends the buyer back with ?token=<order id> (and ?cancel=1 when they gave up); the loader
+// sends the buyer back with ?token=<order id> (and ?cancel=1 when they gave up: a split order's
+// reservation comes back), BTCPay to /payment/btcpay?invoice=<invoice id> (btcpay.tsx); the loader
 // captures the order for the signed-in user — idempotent, so a reload shows the same result. A
 // cancelled payment offers the checkout of the same order again; one that failed or that we do
 // not know points to support (and to a retry when trying again may help).
@@ -13,7 +14,7 @@ import { LegalLinks } from "../../components/legal.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { formatMoney } from "../../../i18n/format.ts";
 import { useFormatDate } from "../../lib/dates.ts";
-import { pageMeta, stylesheets } from "../../lib/meta.ts";
+import { notFound, pageMeta, stylesheets } from "../../lib/meta.ts";
 import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
 import type { Route } from "./+types/paypal.ts";
 import { localePath } from "../../../i18n/locales.ts";
@@ -28,11 +29,16 @@ type Outcome =
   | { kind: "topup"; amount: number; balance: number; currency: string }
   | { kind: "product"; item: string; paid: number; currency: string; expiresAt: Date | null; frozen: boolean; game: string | null };
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export const loader = (args: Route.LoaderArgs) => returnPage(args, "paypal");
+
+/** The return page of a provider: its order captured (PayPal) or read back (BTCPay) for the signed-in buyer. */
+export async function returnPage({ context, request }: Pick<Route.LoaderArgs, "context" | "request">, providerId: "paypal" | "btcpay") {
   const auth = requireUser(context, request);
   const { t, services, locale } = context;
+  const payments = services.paymentsFor(providerId);
+  if (!payments) notFound(request);
   const url = new URL(request.url);
-  const token = url.searchParams.get("token") ?? "";
+  const token = url.searchParams.get(providerId === "btcpay" ? "invoice" : "token") ?? "";
   const profile = storedGameProfile(context, request);
   const page = (outcome: Outcome, back = profile) => ({
     outcome,
@@ -41,10 +47,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     meta: { title: t("return.title"), description: t("return.title") },
   });
 
-  if (url.searchParams.get("cancel") === "1") return page({ kind: "cancelled", again: await checkoutAgain(context, request, auth.user.id, token) });
+  if (url.searchParams.get("cancel") === "1") {
+    if (ORDER_ID.test(token)) await payments.cancel(auth.user.id, token);
+    return page({ kind: "cancelled", again: await checkoutAgain(context, request, auth.user.id, token) });
+  }
   if (!ORDER_ID.test(token)) return page({ kind: "error", message: t("return.noOrder"), retry: false });
   try {
-    const { transaction, balance, subscriptions } = await services.payments.capture(auth.user.id, token);
+    const { transaction, balance, subscriptions } = await payments.capture(auth.user.id, token);
     const product = transaction.products[0];
     if (!product) return page({ kind: "topup", amount: transaction.amount, balance, currency: transaction.currency }, `${profile}/balance`);
     const cheat = services.catalog.cheatById(product.cheatId);
@@ -76,7 +85,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
  */
 async function checkoutAgain(context: Route.LoaderArgs["context"], request: Request, userId: number, token: string): Promise<string> {
   const { services, locale } = context;
-  const order = ORDER_ID.test(token) ? await services.payments.order(userId, token).catch(() => undefined) : undefined;
+  const order = ORDER_ID.test(token) ? await (services.paymentsFor("paypal") ?? services.payments).order(userId, token).catch(() => undefined) : undefined;
   const game = order?.product ? services.catalog.cheatById(order.product.cheatId) : undefined;
   const profile = storedGameProfile(context, request);
   if (order?.kind === "topup") return `${profile}/balance`;

@@ -1,0 +1,9 @@
+// /payment/btcpay?invoice=<invoice id> (no layout): where BTCPay Server sends the buyer back
+// (docs/product/money.md#btcpay-server). The invoice is read back — paid (the receipt and the days),
+// partly paid (what to do), expired (what became of the money) — by the same page as PayPal's.
+import type { Route } from "./+types/btcpay.ts";
+import { returnPage } from "./paypal.tsx";
+
+export { links, meta, default } from "./paypal.tsx";
+
+export const loader = (args: Route.LoaderArgs) => returnPage(args, "btcpay");
