@@ -33,10 +33,7 @@ import type { Route } from "./+types/payment.ts";
 export const handle: RouteHandle = { hydrate: false };
 
 /** The ways to pay, each a button of the one form: the balance, or a provider (with the balance's part when ticked). */
-const PayForms = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("balance") }),
-  z.object({ intent: z.enum(["paypal", "btcpay"]), use_balance: z.literal("on").optional() }),
-]);
+const PayForms = z.discriminatedUnion("intent", [z.object({ intent: z.literal("balance") }), z.object({ intent: z.enum(["paypal", "btcpay"]), use_balance: z.literal("on").optional() })]);
 
 /** The chosen product (has-active-product): one of the game's current products, else a redirect. */
 function chosenProduct(context: AppLoadContext, request: Request, gameId: number, gameSlug: string) {
