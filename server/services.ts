@@ -143,7 +143,7 @@ export function createServices(deps: { settings: Settings; database: Database; c
           timeoutMs: settings.PAYPAL_TIMEOUT_MS,
         })
       : createDemoProvider({ db, publicUrl: settings.PUBLIC_URL, digits: minorDigits(currency) });
-  // One Payments per provider that is on (decisions §9): PayPal (or the demo when neither is), BTCPay.
+  // One Payments per provider that is on (docs/product/money.md#choosing-a-provider): PayPal (or the demo when neither is), BTCPay.
   const paymentsWith = (provider: Parameters<typeof createPayments>[0]["provider"]) =>
     createPayments({
       db,

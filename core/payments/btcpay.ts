@@ -194,7 +194,7 @@ export function createBtcPay(options: BtcPayOptions): PaymentProvider {
       const parsed = Event.safeParse(event);
       if (!parsed.success || !parsed.data.invoiceId) return { kind: "ignored", reason: "not an invoice event" };
       if (parsed.data.storeId !== undefined && parsed.data.storeId !== storeId) return { kind: "ignored", reason: "another store's event" };
-      // Whatever the event says, the invoice read back decides (decisions §9).
+      // Whatever the event says, the invoice read back decides (docs/product/money.md#btcpay-server).
       return actionOf(await read(parsed.data.invoiceId));
     },
   };

@@ -49,7 +49,7 @@ export type PaymentOrder = {
 /** An order made at the provider: where the buyer pays, and what the provider charges there. */
 export type CreatedOrder = { orderId: string; approveUrl: string; amount: number };
 
-/** A PayPal order (or the demo's) not approved within this long gives its reservation back (decisions §9). */
+/** A PayPal order (or the demo's) not approved within this long gives its reservation back (docs/product/money.md#split-payments). */
 export const UNAPPROVED_ORDER_MS = 3 * 3600_000;
 
 export type CaptureResult = { transaction: Transaction; balance: number; subscriptions: Subscription[]; order: PaymentOrder };
@@ -207,7 +207,7 @@ export function createPayments(deps: {
     });
   }
 
-  /** 409 payment_failed: the order ended at the provider (decisions §9), unlike a provider that did not answer (502). */
+  /** 409 payment_failed: the order ended at the provider (docs/product/money.md#btcpay-server), unlike a provider that did not answer (502). */
   const ended = (key: "errors.payment_expired" | "errors.payment_late") => Object.defineProperty(new DomainError("payment_failed", key), "status", { value: 409 });
 
   /** Applies a provider's capture to our order once; refuses one that does not match the order. */

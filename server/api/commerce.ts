@@ -108,7 +108,7 @@ export function commerceRoutes() {
       locale: info.locale,
       requestKey: c.req.header("idempotency-key"),
     };
-    // A split payment the balance covers whole completes from the balance at once (decisions §9);
+    // A split payment the balance covers whole completes from the balance at once (docs/product/money.md#split-payments);
     // when a parallel order took the balance meanwhile, the order is made again with what is left.
     for (let attempt = 1; ; attempt++) {
       try {

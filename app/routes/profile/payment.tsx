@@ -81,7 +81,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       const order = await payments.createOrder(auth.user.id, { productId: product.id, area: shoppingArea, locale, useBalance });
       return redirect(order.approveUrl);
     } catch (error) {
-      // The balance covers the whole price after all: it pays (decisions §9).
+      // The balance covers the whole price after all: it pays (docs/product/money.md#split-payments).
       if (!(error instanceof DomainError) || error.details.reason !== "balance_covers") throw error;
       await services.purchases.purchase(auth.user.id, product.id, shoppingArea);
       return redirect(localePath(locale, `/${game.slug}/profile/subscription?notice=purchased`));
