@@ -109,7 +109,23 @@ describe("every mail", () => {
   it.each(LOCALES)("in %s links support, terms, privacy and refunds in its footer", (locale) => {
     const links = SITE_PAGES.map((slug) => `${TEST_ORIGIN}${localePath(locale, `/${slug}`)}`);
     for (const template of MAIL_TEMPLATE_IDS) {
-      const params = { code: "123456", link: `${TEST_ORIGIN}/x`, newEmail: "a@example.com", game: "Dota 2", days: 7, from: null, date: new Date(), description: "x", amount: "$1.00" };
+      const params = {
+        code: "123456",
+        link: `${TEST_ORIGIN}/x`,
+        newEmail: "a@example.com",
+        game: "Dota 2",
+        days: 7,
+        from: null,
+        date: new Date(),
+        description: "x",
+        amount: "$1.00",
+        // The receipt's own parameters.
+        number: "000001",
+        orderRef: null,
+        timeZone: "UTC",
+        sale: { kind: "topup", items: [], total: 100, currency: "USD", method: "demo" },
+        seller: { name: "NOVA", address: null, supportEmail: "help@shop.test" },
+      };
       const mail = shop.services.mailer.render({ to: "someone@example.com", locale, template, params } as never);
       for (const link of links) {
         expect(mail.text, `${template} ${locale}`).toContain(link);
