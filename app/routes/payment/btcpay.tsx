@@ -2,8 +2,8 @@
 // (docs/product/money.md#btcpay-server). The invoice is read back — paid (the receipt and the days),
 // partly paid (what to do), expired (what became of the money) — by the same page as PayPal's.
 import type { Route } from "./+types/btcpay.ts";
-import { returnPage } from "./paypal.tsx";
+import { returnPage } from "./return.server.ts";
 
-export { links, meta, default } from "./paypal.tsx";
+export { links, meta, default } from "./return-page.tsx";
 
 export const loader = (args: Route.LoaderArgs) => returnPage(args, "btcpay");
