@@ -4,6 +4,13 @@
 import type { Route } from "./+types/btcpay.ts";
 import { returnPage } from "./return.server.ts";
 
-export { links, meta, default } from "./return-page.tsx";
+import PaymentReturn from "./return-page.tsx";
+
+export { links, meta } from "./return-page.tsx";
 
 export const loader = (args: Route.LoaderArgs) => returnPage(args, "btcpay");
+
+// A component of this module (not a re-export), so that React Router hands it the loader's data.
+export default function BtcPayReturn({ loaderData }: Route.ComponentProps) {
+  return <PaymentReturn loaderData={loaderData} />;
+}
