@@ -20,7 +20,7 @@ import { failure, toDomainError } from "./http/envelope.ts";
 import { refuseControlCharacters } from "./http/body.ts";
 import { apiRoutes } from "./api/index.ts";
 import { isApiPath } from "./api/paths.ts";
-import { BUILD_UPLOAD_PATH } from "./api/delivery.ts";
+import { isBuildUpload } from "./api/delivery.ts";
 import { pageHandler } from "./pages.ts";
 import { sitemapXml } from "./sitemap.ts";
 import { devMailRoutes } from "./dev-mail.ts";
@@ -72,7 +72,7 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
     onError: (c) => failure(c, new DomainError("payload_too_large")),
   });
   // A build upload is the one body past the limit: streamed to disk, bounded by BUILD_MAX_BYTES (docs/product/delivery.md#downloads).
-  app.use((c, next) => (c.req.method === "POST" && BUILD_UPLOAD_PATH.test(c.req.path) ? next() : limitBody(c, next)));
+  app.use((c, next) => (c.req.method === "POST" && isBuildUpload(c.req.path) ? next() : limitBody(c, next)));
   app.use(originCheck(settings.PUBLIC_URL));
   app.use(session());
   app.use(writeLimit());

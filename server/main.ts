@@ -56,7 +56,12 @@ async function seedDemoBuilds(services: Services): Promise<void> {
     if (await services.builds.latest(game.id)) continue;
     const text = `NOVA demo client for ${game.name}.\nThis file stands in for a real build on a development run.\n`;
     const stored = await services.builds.receive(Readable.from([Buffer.from(text)]));
-    await services.builds.publish(game.id, stored, { version: "0.1.0-demo", notes: "A stand-in build of the development data.", fileName: `nova-${game.slug}-demo.txt` }, null);
+    await services.builds.publish(
+      game.id,
+      stored,
+      { version: "0.1.0-demo", notes: "A stand-in build of the development data.", fileName: `nova-${game.slug}-demo.txt` },
+      { actorId: null, ip: null, reason: "development data" },
+    );
   }
 }
 

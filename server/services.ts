@@ -230,13 +230,14 @@ export function createServices(deps: { settings: Settings; database: Database; c
   const builds = createBuilds({
     db,
     clock,
+    audit,
     subscriptions,
     storageDir: settings.STORAGE_DIR,
     maxBytes: settings.BUILD_MAX_BYTES,
     linkSeconds: settings.DOWNLOAD_LINK_SECONDS,
     linkKey: async () => (await signer()).derive("nova download links"),
   });
-  const webhooks = createWebhooks({ db, clock, anyAddress: isLoopbackHost(new URL(settings.PUBLIC_URL).hostname), timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger });
+  const webhooks = createWebhooks({ db, clock, audit, anyAddress: isLoopbackHost(new URL(settings.PUBLIC_URL).hostname), timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger });
   /** The background jobs' heartbeat, for /readyz (set by startJobs). */
   const jobs: JobsState = { state: settings.JOBS_INTERVAL_SECONDS === 0 ? "off" : "stopped" };
   return {

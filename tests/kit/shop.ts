@@ -256,6 +256,25 @@ export async function login(shop: Shop, loginName: string, password: string, opt
 }
 
 /** Signs the user in again and keeps the new token (a session lives 336 h: a test that moves the clock far needs a new one). */
+/**
+ * A page form's post as a browser sends it (same origin, a client address of its own), signed in
+ * by `cookie` when given; redirects are not followed.
+ */
+export function postPageForm(shop: TestApp, path: string, fields: Record<string, string>, cookie?: string): Promise<Response> {
+  return shop.request(path, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: shop.services.settings.PUBLIC_URL,
+      "sec-fetch-site": "same-origin",
+      "x-forwarded-for": uniqueIp(),
+      ...(cookie ? { cookie } : {}),
+    },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
+}
+
 export async function signIn(shop: Shop, user: User): Promise<User> {
   const reply = await login(shop, user.email, user.password);
   expect(reply.status, reply.text).toBe(200);
