@@ -42,6 +42,7 @@ function pages(locale: Locale): RouteConfigEntry[] {
     // The back office (docs/product/back-office.md#pages): one layout, its sections as children.
     route("admin", "routes/admin/layout.tsx", id("layout-admin"), adminPages(locale)),
     route("payment/paypal", "routes/payment/paypal.tsx", id("payment-paypal")),
+    route("payment/btcpay", "routes/payment/btcpay.tsx", id("payment-btcpay")),
     route("payment/demo", "routes/payment/demo.tsx", id("payment-demo")),
   ];
 }

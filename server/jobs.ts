@@ -31,6 +31,8 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
   const purged = await retention.purge();
   // Passes held per game today, for the dashboard's history (docs/product/back-office.md#dashboard).
   await services.dashboard.snapshot();
+  // Split orders never approved at PayPal within 3 hours give their reservation back (docs/product/money.md#split-payments).
+  for (const payments of services.paymentProviders) await payments.releaseStale();
   return { unfrozen: unfrozen.length, notified: expiring.length, released, receipted, compensationMails, purged };
 }
 

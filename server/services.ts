@@ -18,7 +18,7 @@ import { createLedger } from "../core/ledger/index.ts";
 import { createSubscriptions } from "../core/subscriptions/index.ts";
 import { createReferrals } from "../core/referrals/index.ts";
 import { createSuspensions } from "../core/suspensions/index.ts";
-import { createPayments, createPayPal, createDemoProvider } from "../core/payments/index.ts";
+import { createPayments, createPayPal, createDemoProvider, createBtcPay } from "../core/payments/index.ts";
 import { createPurchases } from "../core/purchases/index.ts";
 import { createGifts } from "../core/gifts/index.ts";
 import { createStatistics } from "../core/statistics/index.ts";
@@ -137,7 +137,8 @@ export function createServices(deps: { settings: Settings; database: Database; c
   });
   // The demo provider only where the conveniences are (docs/product/operations.md#production-safety); settings refuse a public shop
   // without PayPal credentials, and this refuses the demo provider there all the same.
-  if (!settings.devConveniences && !settings.PAYPAL_CLIENT_ID) throw new Error("PAYPAL_CLIENT_ID is required outside development");
+  if (!settings.devConveniences && !settings.PAYPAL_CLIENT_ID && !settings.BTCPAY_URL) throw new Error("PAYPAL_CLIENT_ID is required outside development");
+  const btcpayOn = Boolean(settings.BTCPAY_URL && settings.BTCPAY_API_KEY && settings.BTCPAY_STORE_ID && settings.BTCPAY_WEBHOOK_SECRET);
   const provider =
     settings.PAYPAL_CLIENT_ID && settings.PAYPAL_CLIENT_SECRET
       ? createPayPal({
@@ -148,27 +149,46 @@ export function createServices(deps: { settings: Settings; database: Database; c
           timeoutMs: settings.PAYPAL_TIMEOUT_MS,
         })
       : createDemoProvider({ db, publicUrl: settings.PUBLIC_URL, digits: minorDigits(currency) });
-  const payments = countPayments(
-    createPayments({
-      db,
-      clock,
-      provider,
-      ledger,
-      subscriptions,
-      catalog,
-      referrals,
-      notifications,
-      receipts,
-      suspensions,
-      publicUrl: settings.PUBLIC_URL,
-      currency,
-      topup: { min: settings.TOPUP_MIN, max: settings.TOPUP_MAX },
-      logger,
-      outbox,
-    }),
-    provider.name,
-    metrics,
-  );
+  // One Payments per provider that is on (docs/product/money.md#choosing-a-provider): PayPal (or the demo when neither is), BTCPay;
+  // each counted in the metrics by its provider's name.
+  const paymentsWith = (provider: Parameters<typeof createPayments>[0]["provider"]) =>
+    countPayments(
+      createPayments({
+        db,
+        clock,
+        provider,
+        ledger,
+        subscriptions,
+        catalog,
+        referrals,
+        notifications,
+        receipts,
+        suspensions,
+        publicUrl: settings.PUBLIC_URL,
+        currency,
+        topup: { min: settings.TOPUP_MIN, max: settings.TOPUP_MAX },
+        logger,
+        outbox,
+      }),
+      provider.name,
+      metrics,
+    );
+  const paypalPayments = settings.PAYPAL_CLIENT_ID && settings.PAYPAL_CLIENT_SECRET ? paymentsWith(provider) : btcpayOn ? undefined : paymentsWith(provider);
+  const btcpayPayments = btcpayOn
+    ? paymentsWith(
+        createBtcPay({
+          url: settings.BTCPAY_URL!,
+          apiKey: settings.BTCPAY_API_KEY!,
+          storeId: settings.BTCPAY_STORE_ID!,
+          webhookSecret: settings.BTCPAY_WEBHOOK_SECRET!,
+          timeoutMs: settings.BTCPAY_TIMEOUT_MS,
+          digits: minorDigits(currency),
+        }),
+      )
+    : undefined;
+  /** The providers that are on, in the order the checkout offers them. */
+  const paymentProviders = [paypalPayments, btcpayPayments].filter((p) => p !== undefined);
+  const payments = paymentProviders[0]!;
   const purchases = createPurchases({ db, clock, catalog, ledger, subscriptions, receipts });
   const gifts = createGifts({
     db,
@@ -202,6 +222,7 @@ export function createServices(deps: { settings: Settings; database: Database; c
     notifications,
     mailer,
     payments,
+    paymentProviders,
     currency,
     logger,
     compensationBatch: settings.COMPENSATION_BATCH,
@@ -262,8 +283,11 @@ export function createServices(deps: { settings: Settings; database: Database; c
     suspensions,
     receipts,
     payments,
+    paymentProviders,
+    /** The payments of a provider that is on ("paypal" is the demo's too, where it stands in); undefined otherwise. */
+    paymentsFor: (name: string) => (name === "paypal" ? paypalPayments : name === "btcpay" ? btcpayPayments : undefined),
     /** Present only when the built-in demo provider is in use. */
-    demoProvider: provider.name === "demo" ? (provider as ReturnType<typeof createDemoProvider>) : undefined,
+    demoProvider: paypalPayments && provider.name === "demo" ? (provider as ReturnType<typeof createDemoProvider>) : undefined,
     purchases,
     gifts,
     statistics,

@@ -144,6 +144,12 @@ export const SettingsSchema = z
     PAYPAL_API_BASE: url.default("https://api-m.sandbox.paypal.com"),
     PAYPAL_WEBHOOK_ID: optionalString,
     PAYPAL_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(8000),
+    /** BTCPay Server (docs/product/money.md#btcpay-server): on when all four are set. */
+    BTCPAY_URL: url.optional(),
+    BTCPAY_API_KEY: optionalString,
+    BTCPAY_STORE_ID: optionalString,
+    BTCPAY_WEBHOOK_SECRET: optionalString,
+    BTCPAY_TIMEOUT_MS: z.coerce.number().int().min(500).max(30_000).default(8000),
     REFERRAL_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
     /** Days a referral reward stays pending before the job credits it (docs/product/money.md#referrals). */
     REFERRAL_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
@@ -267,12 +273,17 @@ export const SettingsSchema = z
     if (Boolean(s.PAYPAL_CLIENT_ID) !== Boolean(s.PAYPAL_CLIENT_SECRET)) {
       ctx.addIssue({ code: "custom", path: [s.PAYPAL_CLIENT_ID ? "PAYPAL_CLIENT_SECRET" : "PAYPAL_CLIENT_ID"], message: "PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET go together" });
     }
+    const btcpay = [s.BTCPAY_URL, s.BTCPAY_API_KEY, s.BTCPAY_STORE_ID, s.BTCPAY_WEBHOOK_SECRET];
+    if (btcpay.some(Boolean) && !btcpay.every(Boolean)) {
+      const missing = (["BTCPAY_URL", "BTCPAY_API_KEY", "BTCPAY_STORE_ID", "BTCPAY_WEBHOOK_SECRET"] as const)[btcpay.findIndex((v) => !v)]!;
+      ctx.addIssue({ code: "custom", path: [missing], message: "BTCPAY_URL, BTCPAY_API_KEY, BTCPAY_STORE_ID and BTCPAY_WEBHOOK_SECRET go together" });
+    }
     // A shop others can reach runs as in production (docs/product/operations.md#production-safety): mail really leaves, payments
     // go to PayPal. Checked in this order so that the one line names what to set first.
     if (!conveniencesAllowed(s)) {
       const why = "required in production, i.e. unless NODE_ENV is not production and both PUBLIC_URL and HOST are loopback";
       if (!s.SMTP_URL) ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: `${why} (mail is never only logged there)` });
-      else if (!s.PAYPAL_CLIENT_ID) ctx.addIssue({ code: "custom", path: ["PAYPAL_CLIENT_ID"], message: `${why} (the demo payment provider is never used there)` });
+      else if (!s.PAYPAL_CLIENT_ID && !s.BTCPAY_URL) ctx.addIssue({ code: "custom", path: ["PAYPAL_CLIENT_ID"], message: `${why} (the demo payment provider is never used there)` });
     }
     if (s.TOPUP_MIN > s.TOPUP_MAX) ctx.addIssue({ code: "custom", path: ["TOPUP_MIN"], message: "must not exceed TOPUP_MAX" });
   })

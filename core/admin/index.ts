@@ -42,6 +42,8 @@ export function createAdmin(deps: {
   notifications: Notifications;
   mailer: Mailer;
   payments: Payments;
+  /** Every provider that is on: refunds go through the one that took the payment. */
+  paymentProviders?: Payments[];
   currency: string;
   logger: Logger;
   compensationBatch: number;

@@ -84,9 +84,10 @@ export type RefundResult = { payment: AdminPayment; transactions: LedgerEntry[];
 /** Refunds may be made of payments in these states: money taken and not all of it given back. */
 const REFUNDABLE: ReadonlySet<PaymentOrderStatus> = new Set(["completed", "partially_refunded"]);
 
-export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; operators: Operators; payments: Payments; currency: string; logger: Logger }) {
-  const { db, clock, audit, operators, payments, currency, logger } = deps;
-  const provider = payments.provider;
+export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; operators: Operators; payments: Payments; paymentProviders?: Payments[]; currency: string; logger: Logger }) {
+  const { db, clock, audit, operators, currency, logger } = deps;
+  /** Refunds go through the provider that took the payment (docs/product/back-office.md#refunds). */
+  const providers = deps.paymentProviders ?? [deps.payments];
   const digits = minorDigits(currency);
 
   async function page(filter: PaymentFilter): Promise<{ payments: AdminPayment[]; nextCursor: number | null }> {
@@ -176,7 +177,8 @@ export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; 
   }
 
   async function resultOf(paymentId: number, refundId: string, status: "completed" | "pending"): Promise<RefundResult> {
-    return { payment: await paymentById(paymentId), transactions: await rowsOfRefund(`${provider.name}:refund:${refundId}`), refund: { id: refundId, status } };
+    const payment = await paymentById(paymentId);
+    return { payment, transactions: await rowsOfRefund(`${payment.provider}:refund:${refundId}`), refund: { id: refundId, status } };
   }
 
   /** The provider's answer to a request (its event may have given it already: the refund id stays). */
@@ -220,7 +222,9 @@ export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; 
       const keyed = input.requestKey === undefined ? undefined : await keyedRequest(order.id, actor.operator.id, input.requestKey);
       if (keyed?.refundId && keyed.status !== "refused") return resultOf(paymentId, keyed.refundId, keyed.status === "pending" ? "pending" : "completed");
       if (!order.captureId || !REFUNDABLE.has(order.status)) throw new DomainError("conflict", "errors.refund_not_refundable");
-      if (order.provider !== provider.name) throw new DomainError("conflict", "errors.refund_other_provider");
+      const payments = providers.find((p) => p.provider.name === order.provider);
+      if (!payments) throw new DomainError("conflict", "errors.refund_other_provider");
+      const provider = payments.provider;
       const left = order.amount - order.refunded;
       if (left <= 0) throw new DomainError("conflict", "errors.refund_nothing_left");
       const amount = keyed?.amount ?? input.amount ?? left;

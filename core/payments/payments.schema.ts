@@ -18,7 +18,7 @@ const MinorAmountSchema = z.number().int("validation.invalid").positive("validat
 
 /** `payment/paypal/order`: a product, or an amount to top up the balance with — one of the two. */
 export const CreateOrderSchema = z
-  .object({ product_id: IdSchema.optional(), amount: MinorAmountSchema.optional() })
+  .object({ product_id: IdSchema.optional(), amount: MinorAmountSchema.optional(), use_balance: z.boolean({ message: "validation.invalid" }).optional() })
   .refine((v) => (v.product_id === undefined) !== (v.amount === undefined), { message: "validation.product_or_amount", path: ["product_id"] });
 
 export const CaptureSchema = z.object({ order_id: OrderIdSchema });

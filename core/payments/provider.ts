@@ -1,8 +1,7 @@
 // What the shop needs of a payment provider: an order flow (create → the buyer approves at the
 // provider → capture) and its webhooks, in the provider's own words inside its own file
-// (paypal.ts, demo.ts) and in neutral words here. createPayments (index.ts) knows only these
-// types, so another provider (BTCPay, docs/product/later.md#more-payment-providers) is a new file
-// that implements PaymentProvider, not edits across the core.
+// (paypal.ts, btcpay.ts, demo.ts) and in neutral words here. createPayments (index.ts) knows only
+// these types: each provider is a file that implements PaymentProvider, not edits across the core.
 
 export type ProviderOrder = { id: string; status: string; approveUrl?: string };
 
@@ -21,6 +20,15 @@ export type ProviderCapture = {
   referenceId?: string;
   /** The buyer's account at the provider (PayPal payer id), when the provider names it. */
   payerId?: string;
+  /** The provider gave the order up (BTCPay's Expired or Invalid invoice): it will never complete. */
+  ended?: boolean;
+  /** Less than the amount has arrived so far (BTCPay's PaidPartial). */
+  partial?: boolean;
+  /**
+   * What the buyer actually paid, in the order's currency, when the provider can tell it apart
+   * from `amount` (BTCPay: overpaid, partly paid, paid after expiry). Absent: `amount` when completed.
+   */
+  received?: ProviderAmount;
 };
 
 /**
@@ -37,8 +45,11 @@ export type WebhookAction =
   | { kind: "refunded" | "reversed"; captureId: string; eventId: string; amount: ProviderAmount; orderRef?: string; requestRef?: string }
   /** The buyer opened a dispute about these captures: flagged for operators, no money moves. */
   | { kind: "disputed"; disputeId: string; captureIds: string[] }
-  /** The provider gave an order up unpaid (BTCPay's expired invoice): it fails, never to be booked. */
-  | { kind: "expired"; orderId: string }
+  /**
+   * The provider gave an order up (BTCPay's expired or invalid invoice): it fails, never to be
+   * booked; what the buyer paid for it all the same (`received`: partly, or late) goes to the balance.
+   */
+  | { kind: "expired"; orderId: string; received?: ProviderAmount }
   /** Less than the order's amount arrived (BTCPay's partial payment): for operators, no money moves yet. */
   | { kind: "partial"; orderId: string; amount?: ProviderAmount }
   /** Nothing for the shop to do (an event it does not use, or one about nothing it knows). */
@@ -74,9 +85,9 @@ export type CreateOrderInput = {
 
 export type PaymentProvider = {
   /** Also the `source` of its ledger rows and the prefix of its references (a new one joins the schema's check). */
-  name: "paypal" | "demo";
+  name: "paypal" | "btcpay" | "demo";
   createOrder(input: CreateOrderInput): Promise<ProviderOrder>;
-  /** Captures an approved order; an order captured before answers with that capture. */
+  /** Captures an approved order (BTCPay: reads the invoice back); an order captured before answers with that capture. */
   captureOrder(orderId: string, requestId: string): Promise<ProviderCapture>;
   getOrder(orderId: string): Promise<ProviderCapture>;
   /** Gives (part of) a capture back to the buyer; throws ProviderError with the provider's issue when refused. */

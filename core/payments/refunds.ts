@@ -203,6 +203,10 @@ export function createRefunds(deps: {
         else await undoPurchase(tx, step);
         const status = input.kind === "reversal" || order.status === "reversed" ? "reversed" : refundedTotal >= order.amount ? "refunded" : "partially_refunded";
         await tx.update(paymentOrders).set({ status, refunded: refundedTotal, updatedAt: now }).where(eq(paymentOrders.id, order.id));
+        // A split order refunded in full gives its balance part back too (docs/product/money.md#split-payments).
+        if (status === "refunded" && order.reserved > 0) {
+          await ledger.post(tx, { userId: order.userId, type: "release", amount: order.reserved, paid: 0, source: "balance", reference: `${reference}:balance-part`, orderId: order.id }, now);
+        }
         await outbox?.emit(tx, WEBHOOK_EVENTS.paymentRefunded, order.userId, {
           user_id: order.userId,
           order_id: order.providerOrderId,

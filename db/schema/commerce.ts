@@ -43,11 +43,11 @@ export const subscriptions = pgTable(
   ],
 );
 
-export const TRANSACTION_TYPES = ["topup", "purchase", "gift", "referral_reward", "refund", "reversal", "adjustment"] as const;
+export const TRANSACTION_TYPES = ["topup", "purchase", "gift", "referral_reward", "refund", "reversal", "adjustment", "reserve", "release"] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 export const TRANSACTION_STATUSES = ["completed", "reversed"] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
-export const TRANSACTION_SOURCES = ["balance", "paypal", "demo", "system"] as const;
+export const TRANSACTION_SOURCES = ["balance", "paypal", "btcpay", "demo", "system"] as const;
 export type TransactionSource = (typeof TRANSACTION_SOURCES)[number];
 
 export type ProductSnapshot = {
@@ -89,9 +89,9 @@ export const transactions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check("transactions_type", sql`${t.type} in ('topup', 'purchase', 'gift', 'referral_reward', 'refund', 'reversal', 'adjustment')`),
+    check("transactions_type", sql`${t.type} in ('topup', 'purchase', 'gift', 'referral_reward', 'refund', 'reversal', 'adjustment', 'reserve', 'release')`),
     check("transactions_status", sql`${t.status} in ('completed', 'reversed')`),
-    check("transactions_source", sql`${t.source} in ('balance', 'paypal', 'demo', 'system')`),
+    check("transactions_source", sql`${t.source} in ('balance', 'paypal', 'btcpay', 'demo', 'system')`),
     check("transactions_balance_after", sql`${t.balanceAfter} >= 0`),
     index("transactions_user_id_desc").on(t.userId, t.id.desc()),
     index("transactions_related").on(t.relatedId),
@@ -121,7 +121,10 @@ export const paymentOrders = pgTable(
     shoppingArea: text("shopping_area").notNull().default("global"),
     /** The product as sold (days, price, title) when the order was made: what a capture books. */
     product: jsonb("product").$type<ProductSnapshot>(),
+    /** What the provider charges, minor units: the price, less the balance part of a split payment. */
     amount: bigint("amount", { mode: "number" }).notNull(),
+    /** The balance part of a split payment (docs/product/money.md#split-payments): reserved when the order was made. */
+    reserved: bigint("reserved", { mode: "number" }).notNull().default(0),
     currency: char("currency", { length: 3 }).notNull(),
     status: text("status").$type<PaymentOrderStatus>().notNull().default("created"),
     captureId: text("capture_id").unique(),
@@ -142,6 +145,7 @@ export const paymentOrders = pgTable(
     check("payment_orders_product", sql`(${t.kind} = 'product') = (${t.productId} is not null)`),
     check("payment_orders_status", sql`${t.status} in ('created', 'approved', 'completed', 'partially_refunded', 'refunded', 'reversed', 'failed')`),
     check("payment_orders_refunded", sql`${t.refunded} >= 0 and ${t.refunded} <= ${t.amount}`),
+    check("payment_orders_reserved", sql`${t.reserved} >= 0 and (${t.reserved} = 0 or ${t.kind} = 'product')`),
     index("payment_orders_user").on(t.userId),
     index("payment_orders_payer").on(t.payerId),
   ],

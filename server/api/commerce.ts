@@ -12,7 +12,19 @@ import { CaptureSchema, CreateOrderSchema } from "../../core/payments/payments.s
 import { PurchaseSchema } from "../../core/purchases/purchases.schema.ts";
 import { CheatStatisticsSchema } from "../../core/statistics/statistics.schema.ts";
 import { FreezeSchema } from "../../core/subscriptions/subscriptions.schema.ts";
-import { cheatStatisticsDto, createdOrderDto, giftResultDto, purchaseDto, redeemDto, referralDto, subscriptionsDto, transactionDto, transactionStatisticsDto } from "./wire/commerce.ts";
+import { DomainError } from "../../core/shared/errors.ts";
+import {
+  cheatStatisticsDto,
+  createdOrderDto,
+  providerDto,
+  giftResultDto,
+  purchaseDto,
+  redeemDto,
+  referralDto,
+  subscriptionsDto,
+  transactionDto,
+  transactionStatisticsDto,
+} from "./wire/commerce.ts";
 
 // Inputs are checked by the core's schemas (core/<area>/<area>.schema.ts), as the pages check theirs.
 export function commerceRoutes() {
@@ -73,29 +85,55 @@ export function commerceRoutes() {
     return ok(c, redeemDto(await services(c).gifts.redeem(auth.user.id, code)));
   });
 
-  api.post("/v2/web/payment/paypal/order", idempotent(), async (c) => {
+  // docs/product/money.md#choosing-a-provider: the providers that are on, for the checkout.
+  api.get("/v2/web/payment/providers", (c) => ok(c, { providers: services(c).paymentProviders.map((p) => providerDto(p.provider.name)) }));
+
+  /** The payments of the path's provider, when it is on; 404 otherwise. */
+  const paymentsOf = (c: Context<HonoEnv>) => {
+    const payments = services(c).paymentsFor(c.req.param("provider") ?? "");
+    if (!payments) throw new DomainError("not_found", "errors.provider_off");
+    return payments;
+  };
+
+  api.post("/v2/web/payment/:provider{paypal|btcpay}/order", idempotent(), async (c) => {
     const auth = requireAuth(c);
     const input = await jsonBody(c, CreateOrderSchema);
     const info = c.get("info");
-    const order = await services(c).payments.createOrder(auth.user.id, {
+    const payments = paymentsOf(c);
+    const request = {
       productId: input.product_id,
       amount: input.amount,
+      useBalance: input.use_balance,
       area: info.shoppingArea,
       locale: info.locale,
       requestKey: c.req.header("idempotency-key"),
-    });
-    return ok(c, createdOrderDto(order));
+    };
+    // A split payment the balance covers whole completes from the balance at once (docs/product/money.md#split-payments);
+    // when a parallel order took the balance meanwhile, the order is made again with what is left.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return ok(c, createdOrderDto(await payments.createOrder(auth.user.id, request)));
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.details.reason !== "balance_covers" || input.product_id === undefined) throw error;
+      }
+      try {
+        const result = await services(c).purchases.purchase(auth.user.id, input.product_id, info.shoppingArea, { beforeCommit: idempotencyRecorder(c, purchaseDto) });
+        return ok(c, purchaseDto(result));
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.code !== "insufficient_balance" || attempt >= 3) throw error;
+      }
+    }
   });
 
-  api.post("/v2/web/payment/paypal/capture", async (c) => {
+  api.post("/v2/web/payment/:provider{paypal|btcpay}/capture", async (c) => {
     const auth = requireAuth(c);
     const { order_id } = await jsonBody(c, CaptureSchema);
-    return ok(c, purchaseDto(await services(c).payments.capture(auth.user.id, order_id)));
+    return ok(c, purchaseDto(await paymentsOf(c).capture(auth.user.id, order_id)));
   });
 
-  api.post("/v2/web/payment/paypal/webhook", async (c) => {
+  api.post("/v2/web/payment/:provider{paypal|btcpay}/webhook", async (c) => {
     // The raw body as sent: the provider verifies its signature over exactly these bytes.
-    await services(c).payments.webhook(c.req.header(), await c.req.text());
+    await paymentsOf(c).webhook(c.req.header(), await c.req.text());
     return ok(c);
   });
 

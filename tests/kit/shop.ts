@@ -15,6 +15,7 @@ import { manualClock, type Clock } from "../../core/shared/clock.ts";
 import type { SubscriptionDto } from "../../server/api/wire/commerce.ts";
 import { TEST_ORIGIN, startTestApp, type TestApp } from "./app.ts";
 import { startPayPalKit, type PayPalKit } from "./paypal.ts";
+import { startBtcPayKit, type BtcPayKit } from "./btcpay.ts";
 import { startRecaptchaServer, type TestRecaptchaServer } from "./recaptcha.ts";
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from "./smtp.ts";
 import { forgetWelcomeMail, verifyEmail } from "./verification.ts";
@@ -64,6 +65,8 @@ export type ShopOptions = {
   recaptcha?: boolean;
   /** The shop talks to a loopback PayPal (`shop.paypal`). */
   paypal?: boolean;
+  /** The shop talks to a loopback BTCPay Server (`shop.btcpay`). */
+  btcpay?: boolean;
   /** The shop serves its pages too (the build), not only the API. */
   pages?: boolean;
 };
@@ -74,6 +77,7 @@ export type Shop = TestApp & {
   smtp: TestSmtpServer;
   recaptcha: TestRecaptchaServer;
   paypal: PayPalKit;
+  btcpay: BtcPayKit;
   call(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, options?: CallOptions): Promise<Reply>;
   /** Every response body this file received, for the no-stack-trace check. */
   bodies: string[];
@@ -110,6 +114,10 @@ export function useShop(options: ShopOptions = {}): Shop {
       holder.paypal = await startPayPalKit();
       Object.assign(env, holder.paypal.env());
     }
+    if (options.btcpay) {
+      holder.btcpay = await startBtcPayKit();
+      Object.assign(env, holder.btcpay.env());
+    }
     if (options.smtp) {
       holder.smtp = await startSmtpServer();
       env.SMTP_URL = holder.smtp.url;
@@ -126,6 +134,7 @@ export function useShop(options: ShopOptions = {}): Shop {
   afterAll(async () => {
     await holder.stop?.();
     await holder.paypal?.stop();
+    await holder.btcpay?.stop();
     await holder.smtp?.stop();
     await holder.recaptcha?.stop();
     // docs/product/api.md#envelope: no stack trace leaves the server, whatever the request.
@@ -160,7 +169,7 @@ export function useShop(options: ShopOptions = {}): Shop {
   return new Proxy(holder, {
     get(target, key) {
       const value = target[key as keyof typeof target];
-      if (value === undefined && (key === "smtp" || key === "recaptcha" || key === "paypal")) throw new Error(`the shop was started without ${key}`);
+      if (value === undefined && (key === "smtp" || key === "recaptcha" || key === "paypal" || key === "btcpay")) throw new Error(`the shop was started without ${key}`);
       if (key === "clock" && !isManual(clock)) throw new Error("the shop runs on a clock the test does not move");
       return value;
     },

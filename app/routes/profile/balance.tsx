@@ -19,6 +19,8 @@ import { requireProfile } from "../../lib/guards.server.ts";
 import { readSubmission, refuse } from "../../lib/forms.server.ts";
 import { TRANSACTIONS_PAGE_SIZE, TransactionsPageSchema } from "../../../core/ledger/ledger.schema.ts";
 import { topUpFormSchema } from "../../../core/payments/payments.schema.ts";
+import { ProviderLogo } from "../../components/payment-logos.tsx";
+import { DomainError } from "../../../core/shared/errors.ts";
 import { z } from "zod";
 import type { Route } from "./+types/balance.ts";
 import type { Transaction } from "../../../core/ledger/index.ts";
@@ -83,6 +85,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     // The amount in the currency's major units, its range the setting's (the use case checks it).
     topup: { min: TOPUP_MIN, max: TOPUP_MAX, constraint: { amount: { required: true, min: TOPUP_MIN / unit, max: TOPUP_MAX / unit, step: 1 / unit } } },
     before: beforeId ?? null,
+    providers: services.paymentProviders.map((p) => (p.provider.name === "btcpay" ? "btcpay" : "paypal")),
     page,
     receipts,
     meta: { title: t("balance.title"), description: t("balance.title") },
@@ -112,10 +115,17 @@ export const meta = ({ data }: Route.MetaArgs) => pageMeta(data && "meta" in dat
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { auth } = requireProfile(context, request, params);
   const { services, shoppingArea, locale } = context;
-  const submission = await readSubmission(context, request, topUpFormSchema(services.settings.SHOP_CURRENCY).extend({ intent: z.literal("topup") }));
+  const submission = await readSubmission(
+    context,
+    request,
+    topUpFormSchema(services.settings.SHOP_CURRENCY).extend({ intent: z.literal("topup"), provider: z.enum(["paypal", "btcpay"]).optional() }),
+  );
   if (submission.status !== "success") return refuse(context, submission);
   try {
-    const order = await services.payments.createOrder(auth.user.id, { amount: submission.value.amount, area: shoppingArea, locale });
+    // The provider the buyer picked among those on (docs/product/money.md#choosing-a-provider); the first one when not asked.
+    const payments = submission.value.provider ? services.paymentsFor(submission.value.provider) : services.payments;
+    if (!payments) return refuse(context, submission, new DomainError("not_found", "errors.provider_off"));
+    const order = await payments.createOrder(auth.user.id, { amount: submission.value.amount, area: shoppingArea, locale });
     return redirect(order.approveUrl);
   } catch (error) {
     return refuse(context, submission, error);
@@ -157,6 +167,7 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
             currency={currency}
             range={t("balance.topup.range", { min: formatMoney(topup.min, currency, locale), max: formatMoney(topup.max, currency, locale) })}
             lastResult={replyTo(actionData, "topup")}
+            providers={loaderData.providers}
           />
         </Card>
       </div>
@@ -167,12 +178,36 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
 }
 
 /** The top-up: an amount as a person types it; the action sends the buyer to the provider. */
-function TopUp({ constraint, currency, range, lastResult }: { constraint: { amount: Constraint }; currency: string; range: string; lastResult: SubmissionResult<string[]> | undefined }) {
+function TopUp({
+  constraint,
+  currency,
+  range,
+  lastResult,
+  providers,
+}: {
+  constraint: { amount: Constraint };
+  currency: string;
+  range: string;
+  lastResult: SubmissionResult<string[]> | undefined;
+  providers: string[];
+}) {
   const t = useT();
   const [form, fields] = usePageForm("topup", constraint, { lastResult });
   return (
     <PageForm form={form} className="form topup-form">
       <Field field={fields.amount} type="number" inputMode="decimal" unit={currency} label={t("balance.topup.amount", { currency })} hint={range} />
+      {providers.length > 1 && (
+        <fieldset className="provider-choice">
+          <legend className="small">{t("payment.methods")}</legend>
+          {providers.map((id, i) => (
+            <label key={id} className="radio">
+              <input type="radio" name="provider" value={id} defaultChecked={i === 0} />
+              <ProviderLogo id={id} /> {t(id === "btcpay" ? "receipt.method.btcpay" : "receipt.method.paypal")}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      {providers.length === 1 && <input type="hidden" name="provider" value={providers[0]} />}
       <SubmitButton intent="topup" block={false}>
         {t("balance.topup.submit")}
       </SubmitButton>

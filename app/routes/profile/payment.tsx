@@ -3,7 +3,9 @@
 // Before paying it shows what the payment makes of the pass (its new end, or the time a freeze
 // keeps) and the balance after paying from it; paying from a balance that is short is not offered.
 // Pays from the balance (then back to the subscription page with a notice) or by the payment
-// provider (to its approve page). Prices come from the catalogue, never from the form. The page
+// provider the buyer picks among those on (docs/product/money.md#choosing-a-provider), to its page;
+// with "use my balance" ticked the balance pays what it can and the provider the rest
+// (docs/product/money.md#split-payments). Prices come from the catalogue, never from the form. The page
 // runs no script (docs/decisions/0009-forms-on-the-server.md): its buttons post as a document.
 import { Link, redirect, type AppLoadContext } from "react-router";
 import { z } from "zod";
@@ -14,6 +16,8 @@ import { SubmitButton } from "../../components/forms.tsx";
 import { PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
 import { SubscriptionBadge, formatDuration, productName } from "../../components/commerce.tsx";
 import { LegalLinks } from "../../components/legal.tsx";
+import { ProviderLogo } from "../../components/payment-logos.tsx";
+import { DomainError } from "../../../core/shared/errors.ts";
 import { afterPurchase } from "../../../core/subscriptions/index.ts";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
@@ -28,8 +32,8 @@ import type { Route } from "./+types/payment.ts";
 
 export const handle: RouteHandle = { hydrate: false };
 
-/** The two ways to pay, each a button of the one form. */
-const PayForms = z.discriminatedUnion("intent", [z.object({ intent: z.literal("balance") }), z.object({ intent: z.literal("paypal") })]);
+/** The ways to pay, each a button of the one form: the balance, or a provider (with the balance's part when ticked). */
+const PayForms = z.discriminatedUnion("intent", [z.object({ intent: z.literal("balance") }), z.object({ intent: z.enum(["paypal", "btcpay"]), use_balance: z.literal("on").optional() })]);
 
 /** The chosen product (has-active-product): one of the game's current products, else a redirect. */
 function chosenProduct(context: AppLoadContext, request: Request, gameId: number, gameSlug: string) {
@@ -52,6 +56,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     currency: user.currency,
     subscription: subscription && { state: subscription.state, expiresAt: subscription.expiresAt },
     after: afterPurchase(subscription, product.days, services.clock.now()),
+    providers: services.paymentProviders.map((p) => (p.provider.name === "btcpay" ? "btcpay" : "paypal")),
     meta: { title: t("payment.title", { product: name }), description: t("payment.title", { product: name }) },
   };
 }
@@ -69,8 +74,18 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       await services.purchases.purchase(auth.user.id, product.id, shoppingArea);
       return redirect(localePath(locale, `/${game.slug}/profile/subscription?notice=purchased`));
     }
-    const order = await services.payments.createOrder(auth.user.id, { productId: product.id, area: shoppingArea, locale });
-    return redirect(order.approveUrl);
+    const payments = services.paymentsFor(submission.value.intent);
+    if (!payments) return refuse(context, submission, new DomainError("not_found", "errors.provider_off"));
+    const useBalance = submission.value.use_balance === "on";
+    try {
+      const order = await payments.createOrder(auth.user.id, { productId: product.id, area: shoppingArea, locale, useBalance });
+      return redirect(order.approveUrl);
+    } catch (error) {
+      // The balance covers the whole price after all: it pays (docs/product/money.md#split-payments).
+      if (!(error instanceof DomainError) || error.details.reason !== "balance_covers") throw error;
+      await services.purchases.purchase(auth.user.id, product.id, shoppingArea);
+      return redirect(localePath(locale, `/${game.slug}/profile/subscription?notice=purchased`));
+    }
   } catch (error) {
     return refuse(context, submission, error);
   }
@@ -78,7 +93,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 export default function Payment({ loaderData, actionData }: Route.ComponentProps) {
   const formatDate = useFormatDate();
-  const { game, product, balance, currency, subscription, after } = loaderData;
+  const { game, product, balance, currency, subscription, after, providers } = loaderData;
   // Either button's refusal shows in the one form.
   const [form] = usePageForm("pay", {}, { lastResult: replyTo(actionData) });
   const insufficient = actionData?.code === "insufficient_balance";
@@ -147,9 +162,17 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
           <SubmitButton intent="balance" variant={short ? "secondary" : "primary"} disabled={short} describedBy={short ? "balance-short" : undefined}>
             {t("payment.fromBalance", { price: formatMoney(product.price, product.currency, locale) })}
           </SubmitButton>
-          <SubmitButton intent="paypal" variant={short ? "primary" : "secondary"}>
-            {t("payment.paypal")}
-          </SubmitButton>
+          {short && balance > 0 && (
+            <label className="checkbox use-balance">
+              <input type="checkbox" name="use_balance" defaultChecked />
+              <span>{t("payment.useBalance", { balance: formatMoney(balance, currency, locale), rest: formatMoney(product.price - balance, currency, locale) })}</span>
+            </label>
+          )}
+          {providers.map((id) => (
+            <SubmitButton key={id} intent={id} variant={short ? "primary" : "secondary"}>
+              <ProviderLogo id={id} /> {t(id === "btcpay" ? "payment.btcpay" : "payment.paypal")}
+            </SubmitButton>
+          ))}
         </PageForm>
         <p className="muted small secure-note">
           <Icon name="shield" size={16} /> {t("payment.note")}

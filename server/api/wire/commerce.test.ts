@@ -13,6 +13,7 @@ import {
   giftDto,
   giftResultDto,
   productDto,
+  providerDto,
   purchaseDto,
   redeemDto,
   referralDto,
@@ -135,10 +136,13 @@ describe("the commerce wire format", () => {
     expect(giftDto(gift)).toEqual({ code: "ABCDEFGHJKLM", cheat_id: minecraft.id, days: 7, recipient: null, redeemed: false, delivered: false });
     expect(giftResultDto({ gift, balance: 1, transaction })).toEqual({ gift: giftDto(gift), balance: 1, transaction: transactionDto(transaction) });
     expect(redeemDto({ subscriptions: [active], gift })).toEqual({ subscriptions: [subscriptionDto(active)] });
-    expect(createdOrderDto({ orderId: "5O190127TN364715T", approveUrl: "https://www.paypal.com/checkoutnow?token=5O190127TN364715T" })).toEqual({
+    expect(createdOrderDto({ orderId: "5O190127TN364715T", approveUrl: "https://www.paypal.com/checkoutnow?token=5O190127TN364715T", amount: 1499 })).toEqual({
       order_id: "5O190127TN364715T",
       approve_url: "https://www.paypal.com/checkoutnow?token=5O190127TN364715T",
+      amount: 1499,
     });
+    expect(providerDto("btcpay")).toEqual({ id: "btcpay", name: "BTCPay Server" });
+    expect(providerDto("demo")).toEqual({ id: "paypal", name: "Demo" });
   });
 
   it("statistics and the referral summary", () => {

@@ -143,8 +143,13 @@ export function redeemDto(result: RedeemResult) {
   return { subscriptions: subscriptionsDto(result.subscriptions) };
 }
 
+/** A provider that is on, as the checkout lists it: its path id and its name (the demo stands in for PayPal, at its path). */
+export function providerDto(name: string) {
+  return name === "btcpay" ? { id: "btcpay", name: "BTCPay Server" } : { id: "paypal", name: name === "demo" ? "Demo" : "PayPal" };
+}
+
 export function createdOrderDto(order: CreatedOrder) {
-  return { order_id: order.orderId, approve_url: order.approveUrl };
+  return { order_id: order.orderId, approve_url: order.approveUrl, amount: order.amount };
 }
 
 export function cheatStatisticsDto(statistics: CheatStatistics) {
