@@ -27,9 +27,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const timeZone = auth ? (isTimeZone(tz) ? tz : (auth.user.timeZone ?? "UTC")) : "UTC";
   // The header's inbox (docs/product/accounts.md#notifications): never fails the page.
   const inbox = auth ? await services.notifications.inbox(auth.user.id, t).catch((err: unknown) => (services.logger.error({ err }, "inbox failed"), null)) : null;
+  // The account menu's game (balance, referral, settings are per game) and the 404's suggestions.
+  const games = services.catalog.cheats().map(({ slug, name }) => ({ slug, name }));
+  const stored = readCookie(request, "game");
+  const game = games.find((g) => g.slug === stored)?.slug ?? games[0]?.slug ?? "dota2";
   return {
     timeZone,
     inbox,
+    games,
+    game,
     locale,
     path,
     /** The page's query ("?product=3"), which the language switcher keeps; "" for none. */
@@ -58,6 +64,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const locale = useLocale();
   const langTag = useLangTag();
   const hydrate = useHydrate();
+  const t = useT();
+  const error = useRouteError();
   return (
     <html lang={langTag} data-locale={locale} dir="ltr">
       <head>
@@ -66,11 +74,15 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="dark" />
         <Meta />
         <PageScript name="timeZone" />
-        {data && <Alternates path={data.path} publicUrl={data.publicUrl} />}
+        {/* An error screen (a 404 included) is no page to index: no canonical, no alternates. */}
+        {data && !error && <Alternates path={data.path} publicUrl={data.publicUrl} />}
         {data && hydrate && <link rel="preload" as="fetch" crossOrigin="anonymous" href={data.i18nUrl} id="i18n-messages" />}
         <Links />
       </head>
       <body>
+        <a className="skip-link" href="#main">
+          {t("nav.skip")}
+        </a>
         {children}
         {hydrate && <ScrollRestoration />}
         {hydrate && <Scripts />}

@@ -106,7 +106,7 @@ async function signIn(page: Page, locale: Locale) {
  */
 async function survey(locale: Locale, visits: Visit[], signedIn: boolean): Promise<string[]> {
   const problems: string[] = [];
-  let storageState: Awaited<ReturnType<Page["context"]>["storageState"]> | undefined;
+  let storageState: PageOptions["storageState"];
   for (const size of SIZES) {
     const allowConsoleErrors: RegExp[] = [];
     const page = await session.newPage({ ...size.options, locale: LANG_TAG[locale], allowConsoleErrors, storageState });

@@ -27,7 +27,7 @@ export default function PurchaseLayout() {
           <LanguageSwitcher />
         </div>
       </header>
-      <main className="container purchase-main">
+      <main id="main" className="container purchase-main">
         <Outlet />
       </main>
     </Shell>

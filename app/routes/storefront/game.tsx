@@ -48,7 +48,7 @@ export default function Game({ loaderData: { game, content, plans, subscription 
   const holds = subscription?.state === "active" || subscription?.state === "frozen";
   const updated = formatDate(game.lastUpdatedAt, { time: false });
   return (
-    <main className="game-page">
+    <main id="main" className="game-page">
       <section className={`hero hero-compact game-hero game-${game.slug}`} aria-labelledby="game-title">
         <div className="container game-hero-grid">
           <div className="hero-inner">
