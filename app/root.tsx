@@ -76,6 +76,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <PageScript name="timeZone" />
         {/* An error screen (a 404 included) is no page to index: no canonical, no alternates. */}
         {data && !error && <Alternates path={data.path} publicUrl={data.publicUrl} />}
+        {data && <meta property="og:image" content={`${data.publicUrl}/og.png`} />}
         {data && hydrate && <link rel="preload" as="fetch" crossOrigin="anonymous" href={data.i18nUrl} id="i18n-messages" />}
         <Links />
       </head>
