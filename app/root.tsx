@@ -1,6 +1,6 @@
 // The document: language attributes, alternates and canonical link, the message catalogue
 // preload, and the error screens (docs/product/routes.md#not-found-and-error-screens).
-import { isRouteErrorResponse, UNSAFE_FrameworkContext, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError, useRouteLoaderData } from "react-router";
+import { isRouteErrorResponse, UNSAFE_FrameworkContext, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useNavigation, useRouteError, useRouteLoaderData } from "react-router";
 import { useContext, type ReactNode } from "react";
 import { LANG_TAG, LOCALES, localePath } from "../i18n/locales.ts";
 import { isTimeZone } from "../i18n/format.ts";
@@ -116,7 +116,15 @@ function Alternates({ path, publicUrl }: { path: string; publicUrl: string }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  // A thin bar at the top while a client-side navigation or form post is under way (pages that
+  // run no script load as documents, with the browser's own indicator).
+  const busy = useNavigation().state !== "idle";
+  return (
+    <>
+      {busy && <div className="nav-progress" aria-hidden="true" />}
+      <Outlet />
+    </>
+  );
 }
 
 export function ErrorBoundary() {
