@@ -252,7 +252,7 @@ describe.each([
     expectShownBetween(await fact(page, t["sub.expiresAt"]!).innerText(), expiry - 1000, expiry + MINUTE + (unfrozeTo - frozeFrom), "valid until, after the unfreeze");
     const cooldown = page.getByRole("note").filter({ hasText: t["sub.cooldownUntil"]!.split("{date}")[0]! });
     await expect.poll(() => cooldown.isVisible()).toBe(true);
-    const nextFreeze = /(\d{2}\.\d{2}\.\d{4} \d{2}:\d{2})/.exec(await cooldown.innerText())?.[1] ?? "";
+    const nextFreeze = /(\d{2}\.\d{2}\.\d{4} \d{2}:\d{2} [A-Za-z0-9+\-:]+)/.exec(await cooldown.innerText())?.[1] ?? "";
     expect(await cooldown.innerText()).toBe(tr("sub.cooldownUntil", { date: nextFreeze }));
     expectShownBetween(nextFreeze, unfrozeFrom + FREEZE_COOLDOWN_DAYS * DAY, unfrozeTo + FREEZE_COOLDOWN_DAYS * DAY, "the next freeze");
     expect(await page.getByRole("button", { name: t["sub.freeze"], exact: true }).count()).toBe(0);

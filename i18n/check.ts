@@ -1,15 +1,19 @@
 // The catalogue checks, shared by `npm test` (i18n/catalogs.test.ts) and `npm run i18n:check`:
 // every language has the keys of English, valid ICU messages with the same arguments, plurals with
-// exactly its CLDR categories, and real translations; and every message key the code writes as a
-// plain string (Zod messages, tables) exists. Keys passed to t() are checked by tsc.
+// exactly its CLDR categories, and real translations, none of the glossary's forbidden variants and
+// headings that keep their short words together (docs/product/glossary.md#forbidden-variants); and
+// every message key the code writes as a plain string (Zod messages, tables) exists. Keys passed to
+// t() are checked by tsc.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { argumentsOf, compileMessage, pluralsOf, textOf } from "./compile.ts";
 import { LANG_TAG, type Locale } from "./locales.ts";
 import type { SourceCatalog } from "./catalogs.ts";
+import { forbiddenIn, type ForbiddenVariant } from "./glossary.ts";
+import { bindShortWords, HEADING_KEY } from "./typography.ts";
 import type { Compiled } from "./translate.ts";
 
-export type ProblemKind = "keys" | "syntax" | "arguments" | "plural" | "empty" | "untranslated";
+export type ProblemKind = "keys" | "syntax" | "arguments" | "plural" | "empty" | "untranslated" | "glossary" | "typography";
 export type Problem = { kind: ProblemKind; locale: Locale; key?: string; message: string };
 
 /** Strings that are the same in every language: brand and game names, codes, a payment provider's name. */
@@ -24,8 +28,8 @@ function compiledOrProblem(locale: Locale, key: string, text: string, problems: 
   }
 }
 
-/** The problems of one language's catalogue, measured against the English one. */
-export function checkCatalog(locale: Locale, catalog: SourceCatalog, english: SourceCatalog): Problem[] {
+/** The problems of one language's catalogue, measured against the English one and the glossary's forbidden variants. */
+export function checkCatalog(locale: Locale, catalog: SourceCatalog, english: SourceCatalog, forbidden: readonly ForbiddenVariant[] = []): Problem[] {
   const problems: Problem[] = [];
   const add = (kind: ProblemKind, key: string | undefined, message: string) => problems.push({ kind, locale, key, message });
 
@@ -59,6 +63,14 @@ export function checkCatalog(locale: Locale, catalog: SourceCatalog, english: So
       if (kind !== "text" && theirs.has(name) && theirs.get(name) !== kind) add("arguments", key, `{${name}} is a ${kind} here, but not in English`);
     }
 
+    // A count English writes as a plural is a plural in every language, even one with only the
+    // category "other": "#" writes the number in the language's digits and grouping, as a
+    // plain {count} would not (docs/product/glossary.md#headings-and-buttons).
+    const mineCounted = new Set(pluralsOf(message).map((p) => p.argument));
+    for (const plural of pluralsOf(source)) {
+      if (!mineCounted.has(plural.argument)) add("plural", key, `{${plural.argument}} is a plural in English but not here`);
+    }
+
     // Each plural names exactly the categories of this language (CLDR, as Intl knows them): a
     // missing one would print another form, an extra one is never chosen. =N cases may be added.
     for (const plural of pluralsOf(message)) {
@@ -77,6 +89,11 @@ export function checkCatalog(locale: Locale, catalog: SourceCatalog, english: So
       /[a-z]{4,}/i.test(textOf(source))
     ) {
       add("untranslated", key, "same text as English");
+    }
+
+    for (const variant of forbiddenIn(locale, textOf(message), forbidden)) add("glossary", key, `"${variant.forbidden}" is not our word: use ${variant.useInstead}`);
+    if (HEADING_KEY.test(key) && bindShortWords(text, locale) !== text) {
+      add("typography", key, `a heading or button must not break after a short word or before a dash: ${JSON.stringify(bindShortWords(text, locale)).replace(/\u00a0/g, "\\u00a0")}`);
     }
   }
   return problems;

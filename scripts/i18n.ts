@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { compileCatalog, readCatalog } from "../i18n/catalogs.ts";
 import { checkCatalog, unknownKeysInCode } from "../i18n/check.ts";
+import { readForbiddenVariants } from "../i18n/glossary.ts";
 import { argumentsOf, type ArgumentKind } from "../i18n/compile.ts";
 import { LOCALES } from "../i18n/locales.ts";
 
@@ -44,9 +45,10 @@ function writeTypes() {
 
 function check(): number {
   const english = readCatalog("en");
+  const forbidden = readForbiddenVariants(root);
   const lines: string[] = [];
   for (const locale of LOCALES) {
-    for (const p of checkCatalog(locale, readCatalog(locale), english)) {
+    for (const p of checkCatalog(locale, readCatalog(locale), english, forbidden)) {
       lines.push(`i18n/messages/${locale}.json${p.key ? ` "${p.key}"` : ""}: ${p.kind}: ${p.message}`);
     }
   }

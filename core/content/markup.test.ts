@@ -15,6 +15,15 @@ describe("parseMarkup", () => {
     ]);
   });
 
+  test("given a Russian page, a heading keeps its short words with the next one; the text and other languages are left as written", () => {
+    const source = "## Что мы храним и зачем\nВ тексте на месте.";
+    expect(parseMarkup(source, {}, "ru")).toEqual([
+      { kind: "h2", content: [{ text: "Что мы храним и\u00a0зачем" }] },
+      { kind: "p", content: [{ text: "В тексте на месте." }] },
+    ]);
+    expect(parseMarkup(source, {}, "en")[0]).toEqual({ kind: "h2", content: [{ text: "Что мы храним и зачем" }] });
+  });
+
   test("links to our paths, https and mailto; any other target stays text", () => {
     const [block] = parseMarkup("See [refunds](/refunds), [docs](https://example.com/a), [mail](mailto:help@example.com), [bad](javascript:alert(1)) and [host](//evil.com).");
     expect(block).toEqual({

@@ -4,6 +4,9 @@
 // is a link, whose target is a path of the site ("/support", localised when rendered), an https
 // URL or a mailto: address. Anything else is text.
 
+import type { Locale } from "../../i18n/locales.ts";
+import { bindShortWords } from "../../i18n/typography.ts";
+
 /** A run of a paragraph, heading or list item: text, or a link. */
 export type Inline = { text: string; href?: string };
 export type Block = { kind: "p" | "h2"; content: Inline[] } | { kind: "ul"; items: Inline[][] };
@@ -33,9 +36,11 @@ function inline(text: string): Inline[] {
 /**
  * The blocks of a page's text, read line by line: a "## " line is a heading, consecutive "- "
  * lines a list, other consecutive lines a paragraph; a blank line ends a paragraph or a list.
- * `values` fills in `{name}` placeholders (e.g. the support address).
+ * `values` fills in `{name}` placeholders (e.g. the support address). Given the page's `locale`,
+ * a heading keeps its short words with the next one as the language wants
+ * (docs/product/glossary.md#headings-and-buttons): operators type plain spaces.
  */
-export function parseMarkup(source: string, values: Record<string, string> = {}): Block[] {
+export function parseMarkup(source: string, values: Record<string, string> = {}, locale?: Locale): Block[] {
   const filled = source.replace(/\{([a-z_]+)\}/g, (whole, name: string) => values[name] ?? whole);
   const blocks: Block[] = [];
   let paragraph: string[] = [];
@@ -52,7 +57,8 @@ export function parseMarkup(source: string, values: Record<string, string> = {})
       flush();
     } else if (line.startsWith("## ")) {
       flush();
-      blocks.push({ kind: "h2", content: inline(line.slice(3).trim()) });
+      const heading = line.slice(3).trim();
+      blocks.push({ kind: "h2", content: inline(locale ? bindShortWords(heading, locale) : heading) });
     } else if (line.startsWith("- ")) {
       if (paragraph.length) flush();
       (list ??= []).push(inline(line.slice(2).trim()));

@@ -7,6 +7,7 @@ import { LOCALES } from "../../i18n/locales.ts";
 import { startSmtpServer, type TestSmtpServer } from "../../tests/kit/smtp.ts";
 import { createMailer, escapeHtml, listOutbox, MAIL_TEMPLATE_IDS, type MailLogger, type MailMessage, type MailTemplates } from "./index.ts";
 import { formatDate, formatMoney } from "../../i18n/format.ts";
+import { MAIL_COLORS } from "./templates.ts";
 
 const catalogs = loadCatalogs();
 const FROM = "NOVA <no-reply@shop.test>";
@@ -330,7 +331,32 @@ describe("templates", () => {
   it("sets the values of a message in bold in HTML, escaped, the count of a plural too", () => {
     const html = mailer.render({ to: "a@example.com", locale: "en", template: "gift_received", params: { game: "CS2", days: 7, from: "<eve>" } }).html;
     expect(html).toContain("<strong>&lt;eve&gt;</strong> gave you a <strong>CS2</strong> subscription.");
-    expect(html).toContain("Days added: <strong>7</strong>");
+    expect(html).toContain("Added: <strong>7</strong> days");
+  });
+
+  it.each(LOCALES)("wears the site's colours in %s, links support, terms, privacy and refunds, and keeps a Russian heading's short words together", (locale) => {
+    const t = catalogs.t(locale);
+    const prefix = locale === "ru" ? "" : `/${locale}`;
+    for (const template of MAIL_TEMPLATE_IDS) {
+      const mail = mailer.render({ to: "a@example.com", locale, template, params: samples[template] } as MailMessage);
+      // The dark page, the card and the accent of app/styles/app.css, as CSS and as bgcolor.
+      expect(mail.html).toContain(`<body bgcolor="${MAIL_COLORS.page}"`);
+      expect(mail.html).toContain(`bgcolor="${MAIL_COLORS.card}"`);
+      expect(mail.html).toContain(`linear-gradient(135deg,${MAIL_COLORS.accent},${MAIL_COLORS.accent2})`);
+      expect(mail.html).not.toMatch(/#ffffff|#111827|#1d4ed8/i);
+      for (const slug of ["support", "terms", "privacy", "refunds"] as const) {
+        const href = `${PUBLIC_URL}${prefix}/${slug}`;
+        expect(mail.html, `${locale} ${template} ${slug}`).toContain(
+          `<a href="${href}" target="_blank" style="color:${MAIL_COLORS.muted};text-decoration:underline;">${escapeHtml(t(`legal.nav.${slug}`))}</a>`,
+        );
+        expect(mail.text).toContain(`${t(`legal.nav.${slug}`)}: ${href}`);
+      }
+    }
+    const expiring = mailer.render({ to: "a@example.com", locale, template: "subscription_expiring", params: samples.subscription_expiring });
+    const heading = expiring.html.match(/<h1[^>]*>([^<]*)<\/h1>/)![1]!;
+    expect(expiring.subject).not.toContain("\u00a0");
+    if (locale === "ru") expect(heading).toBe("Подписка на\u00a0Dota 2 скоро закончится");
+    else expect(heading).toBe(escapeHtml(expiring.subject));
   });
 
   it("types each template's parameters", () => {

@@ -3,6 +3,7 @@
 import { formatDate, formatMoney } from "../../i18n/format.ts";
 import { isMessageKey } from "../../i18n/keys.ts";
 import { LANG_TAG, localePath, type Locale } from "../../i18n/locales.ts";
+import { bindShortWords } from "../../i18n/typography.ts";
 import type { MessageKey, Params, Translate, TranslatePieces } from "../../i18n/translate.ts";
 
 type NoParams = Record<string, never>;
@@ -359,9 +360,28 @@ export function escapeHtml(value: string): string {
 }
 
 const FONT = "font-family:Arial,Helvetica,sans-serif;";
-const TEXT_COLOR = "#111827";
-const MUTED = "#4b5563";
-const ACCENT = "#1d4ed8";
+/**
+ * The site's colours (app/styles/app.css :root), so a mail looks like the shop: its dark page and
+ * raised surfaces, its text and muted text, the violet-to-cyan accent. Contrast (WCAG): text on the
+ * card 14.9:1, muted text 7.3:1, the button's dark text on violet 5.3:1 and on cyan 10.7:1, links
+ * (cyan) on the card 9.5:1. Every colour is also written as a bgcolor attribute for clients that
+ * drop CSS backgrounds, so light text never lands on white.
+ */
+export const MAIL_COLORS = {
+  page: "#0b0d17",
+  raised: "#131627",
+  card: "#181c30",
+  border: "#2a2f4a",
+  text: "#eef0ff",
+  muted: "#a3a9c7",
+  accent: "#8b6cff",
+  accent2: "#22d3ee",
+  onAccent: "#0b0d17",
+} as const;
+const C = MAIL_COLORS;
+const TEXT_COLOR = C.text;
+const MUTED = C.muted;
+const GRADIENT = `background-color:${C.accent};background-image:linear-gradient(135deg,${C.accent},${C.accent2});`;
 
 /** A message with its parameters, escaped; the values put into it in bold. */
 function htmlMessage(pieces: TranslatePieces, key: MessageKey, values: Values | undefined): string {
@@ -375,13 +395,13 @@ const paragraph = (inner: string, style = "") => `<p style="${style.includes("ma
 function renderHtml(subject: string, blocks: Block[], ctx: RenderContext): string {
   const { t } = ctx;
   const body: string[] = [
-    `<h1 style="margin:0 0 20px 0;${FONT}font-size:22px;line-height:28px;font-weight:bold;color:${TEXT_COLOR};">${escapeHtml(subject)}</h1>`,
+    `<h1 style="margin:0 0 20px 0;${FONT}font-size:22px;line-height:28px;font-weight:bold;color:${TEXT_COLOR};">${escapeHtml(bindShortWords(subject, ctx.locale))}</h1>`,
     paragraph(escapeHtml(t("mail.common.greeting"))),
   ];
   for (const block of blocks) {
     if (block.kind === "p") body.push(paragraph(htmlMessage(ctx.pieces, block.key, block.values)));
     else if (block.kind === "rows") {
-      const cell = `padding:8px 0;border-bottom:1px solid #e5e7eb;${FONT}font-size:15px;line-height:22px;vertical-align:top;`;
+      const cell = `padding:8px 0;border-bottom:1px solid ${C.border};${FONT}font-size:15px;line-height:22px;vertical-align:top;`;
       const rows = block.rows.map((row, i) => {
         const strong = i === block.rows.length - 1 ? "font-weight:bold;" : "";
         return `<tr><td style="${cell}color:${MUTED};padding-right:16px;">${escapeHtml(t(row.label))}</td><td style="${cell}${strong}color:${TEXT_COLOR};text-align:right;">${escapeHtml(oneLine(row.value))}</td></tr>`;
@@ -390,7 +410,7 @@ function renderHtml(subject: string, blocks: Block[], ctx: RenderContext): strin
     } else if (block.kind === "code") {
       body.push(
         paragraph(
-          `<span style="display:inline-block;padding:12px 20px;background-color:#f3f4f6;border:1px solid #d1d5db;border-radius:6px;font-family:'Courier New',Courier,monospace;font-size:28px;line-height:34px;font-weight:bold;letter-spacing:6px;color:${TEXT_COLOR};">${escapeHtml(oneLine(block.value))}</span>`,
+          `<span style="display:inline-block;padding:12px 20px;background-color:${C.page};border:1px solid ${C.border};border-radius:6px;font-family:'Courier New',Courier,monospace;font-size:28px;line-height:34px;font-weight:bold;letter-spacing:6px;color:${TEXT_COLOR};">${escapeHtml(oneLine(block.value))}</span>`,
         ),
       );
     } else {
@@ -398,11 +418,11 @@ function renderHtml(subject: string, blocks: Block[], ctx: RenderContext): strin
       if (block.lead) body.push(paragraph(htmlMessage(ctx.pieces, block.lead, block.values)));
       body.push(
         `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px 0;"><tr>` +
-          `<td style="border-radius:6px;background-color:${ACCENT};">` +
-          `<a href="${href}" target="_blank" style="display:inline-block;padding:12px 24px;${FONT}font-size:16px;line-height:20px;font-weight:bold;color:#ffffff;text-decoration:none;border-radius:6px;">${escapeHtml(t(block.button))}</a>` +
+          `<td bgcolor="${C.accent}" style="border-radius:6px;${GRADIENT}">` +
+          `<a href="${href}" target="_blank" style="display:inline-block;padding:12px 24px;${FONT}font-size:16px;line-height:20px;font-weight:bold;color:${C.onAccent};text-decoration:none;border-radius:6px;">${escapeHtml(t(block.button))}</a>` +
           `</td></tr></table>`,
         paragraph(
-          `${escapeHtml(t("mail.common.linkFallback"))}<br><a href="${href}" target="_blank" style="color:${ACCENT};word-break:break-all;">${href}</a>`,
+          `${escapeHtml(t("mail.common.linkFallback"))}<br><a href="${href}" target="_blank" style="color:${C.accent2};word-break:break-all;">${href}</a>`,
           `font-size:13px;line-height:20px;color:${MUTED};`,
         ),
       );
@@ -415,19 +435,22 @@ function renderHtml(subject: string, blocks: Block[], ctx: RenderContext): strin
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<meta name="supported-color-schemes" content="light">
+<meta name="color-scheme" content="dark">
+<meta name="supported-color-schemes" content="dark">
 <title>${escapeHtml(subject)}</title>
 </head>
-<body style="margin:0;padding:0;background-color:#f3f4f6;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f3f4f6;">
+<body bgcolor="${C.page}" style="margin:0;padding:0;background-color:${C.page};">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${C.page}" style="background-color:${C.page};">
 <tr><td align="center" style="padding:24px 12px;">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;background-color:#ffffff;border:1px solid #e5e7eb;border-radius:8px;">
-<tr><td style="padding:20px 32px;border-bottom:1px solid #e5e7eb;${FONT}font-size:22px;line-height:28px;font-weight:bold;letter-spacing:4px;color:${TEXT_COLOR};">NOVA</td></tr>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" bgcolor="${C.card}" style="max-width:560px;background-color:${C.card};border:1px solid ${C.border};border-radius:12px;">
+<tr><td bgcolor="${C.raised}" style="padding:20px 32px;background-color:${C.raised};border-radius:12px 12px 0 0;${FONT}font-size:22px;line-height:28px;font-weight:bold;letter-spacing:4px;color:${TEXT_COLOR};">NOVA</td></tr>
+<tr><td bgcolor="${C.accent}" height="4" style="height:4px;line-height:4px;font-size:0;${GRADIENT}">&nbsp;</td></tr>
 <tr><td style="padding:28px 32px;${FONT}font-size:16px;line-height:24px;color:${TEXT_COLOR};">
 ${body.join("\n")}
 </td></tr>
-<tr><td style="padding:16px 32px;border-top:1px solid #e5e7eb;${FONT}font-size:12px;line-height:18px;color:#6b7280;">${escapeHtml(t("mail.common.footer"))}<br>${footerLinks(ctx)
+<tr><td bgcolor="${C.raised}" style="padding:16px 32px;background-color:${C.raised};border-top:1px solid ${C.border};border-radius:0 0 12px 12px;${FONT}font-size:12px;line-height:18px;color:${MUTED};">${escapeHtml(t("mail.common.footer"))}<br>${footerLinks(
+    ctx,
+  )
     .map((l) => `<a href="${escapeHtml(l.href)}" target="_blank" style="color:${MUTED};text-decoration:underline;">${escapeHtml(l.label)}</a>`)
     .join(" &middot; ")}</td></tr>
 </table>

@@ -1,5 +1,5 @@
 // A file as a download (docs/product/delivery.md#downloads): streamed from disk (never read whole into
-// memory), `Content-Disposition: attachment`, and byte ranges (RFC 9110 §14) — one range per request,
+// memory), `Content-Disposition: attachment`, and byte ranges (RFC 9110, section 14) — one range per request,
 // `If-Range` honoured by the ETag (the file's SHA-256) — so an interrupted download resumes.
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";

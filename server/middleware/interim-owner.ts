@@ -1,7 +1,7 @@
 // INTERIM owner guard of delivery's operator calls (build uploads, webhook endpoints), until the back
 // office's operator guard (issue 10: roles, 2FA, step-up, audit) is on main; at the merge these calls
 // move behind that guard and this file goes. An owner here is a signed-in user whose e-mail is in
-// OWNER_EMAILS (the setting of decisions §7, docs/product/later.md#back-office) and who has two-factor
+// OWNER_EMAILS (the setting of docs/product/back-office.md#roles, docs/product/later.md#back-office) and who has two-factor
 // codes on: guests get 401, anyone else 403, as the back office answers.
 import type { Context } from "hono";
 import { DomainError } from "../../core/shared/errors.ts";

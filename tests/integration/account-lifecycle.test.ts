@@ -200,8 +200,11 @@ describe("deleting an account", () => {
     expect(pending.status).toBe(409);
     expect(pending.body.message).toBe(t("errors.deletion_payment_pending"));
     // An order left unpaid past PayPal's window no longer holds the account.
-    await db.execute(sql`update payment_orders set created_at = now() - make_interval(hours => ${PENDING_ORDER_HOURS + 1}) where user_id = ${paying.id}`);
-    expect((await shop.call("POST", "/v2/web/user/delete", { token: paying.token, json: { password: PASSWORD } })).status).toBe(200);
+    // On the shop's clock, which the deletion reads (not the database server's now()).
+    const longAgo = new Date(clock.now().getTime() - (PENDING_ORDER_HOURS + 1) * 3600 * 1000);
+    await db.execute(sql`update payment_orders set created_at = ${longAgo.toISOString()}::timestamptz where user_id = ${paying.id}`);
+    const afterWindow = await shop.call("POST", "/v2/web/user/delete", { token: paying.token, json: { password: PASSWORD } });
+    expect(afterWindow.status, afterWindow.text).toBe(200);
 
     const suspended = await registerUser(shop);
     await db.transaction((tx) => suspensions.suspend(tx, suspended.id, "operator"));
@@ -245,7 +248,7 @@ describe("the data export", () => {
     expect(reply.headers.get("cache-control")).toBe("no-store");
     const data = reply.body.export;
     expect(data.user).toMatchObject({ id: user.id, email: user.email, username: user.username, email_verified: true, locale: "en" });
-    expect(data.email_preferences).toEqual({ allow_marketing: true, allow_security: true });
+    expect(data.email_preferences).toEqual({ allow_marketing: true, allow_security: true, locale: "en" });
     expect(data.transactions).toHaveLength((await rowsOf(shop, user.id)).length);
     expect(data.transactions.length).toBeGreaterThan(55);
     expect(data.subscriptions.map((s: { cheat_id: number }) => s.cheat_id)).toEqual([GAMES.dota2.id]);

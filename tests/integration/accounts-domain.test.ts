@@ -69,8 +69,8 @@ describe("the account", () => {
     expect(enabled.recoveryCodes).toHaveLength(10);
     expect(accounts.user(await rowOf(id)).twoFaEnabled).toBe(true);
 
-    expect(await accounts.setEmailPreferences(id, { allowMarketing: false, allowSecurity: true })).toEqual({ allowMarketing: false, allowSecurity: true });
-    expect(accounts.emailPreferences(await rowOf(id))).toEqual({ allowMarketing: false, allowSecurity: true });
+    expect(await accounts.setEmailPreferences(id, { allowMarketing: false, allowSecurity: true })).toEqual({ allowMarketing: false, allowSecurity: true, locale: "en" });
+    expect(accounts.emailPreferences(await rowOf(id))).toEqual({ allowMarketing: false, allowSecurity: true, locale: "en" });
   });
 
   it("an e-mail change answers with the domain User, pendingEmail set, then the new address", async () => {

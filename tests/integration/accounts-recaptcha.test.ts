@@ -70,6 +70,9 @@ describe.each(CASES)("reCAPTCHA on $name", ({ name, path, body }) => {
 
   it("lets a good token through", async () => {
     await loginAccount();
+    // The account's welcome mail went out already; only the reset mail may come of this call.
+    await shop.services.background.drain();
+    const mailsBefore = mailsTo(shop.smtp, loginEmail!).length;
     const before = shop.recaptcha.requests.length;
     const json = body();
     const reply = await shop.call("POST", path, { json: { ...json, recaptchaToken: shop.recaptcha.goodToken }, ip: uniqueIp() });
@@ -81,7 +84,7 @@ describe.each(CASES)("reCAPTCHA on $name", ({ name, path, body }) => {
     if (name === "register") expect(await userExists(json.email as string)).toBe(true);
     if (name === "reset") {
       await shop.services.background.drain();
-      expect(mailsTo(shop.smtp, loginEmail!)).toHaveLength(1);
+      expect(mailsTo(shop.smtp, loginEmail!)).toHaveLength(mailsBefore + 1);
     }
   });
 });

@@ -84,7 +84,9 @@ describe("the customer detail", () => {
     expect(d.user).not.toHaveProperty("password_hash");
     expect(JSON.stringify(d)).not.toMatch(/password_hash|two_fa_secret|token_hash|code_hash/);
     expect(d.subscriptions).toHaveLength(1);
-    expect(d.subscriptions[0]).toMatchObject({ cheat_id: GAMES.dota2.id, state: "frozen", frozen_length: 7 * 86_400, game: { slug: "dota2", name: "Dota 2" }, licence_key: null });
+    expect(d.subscriptions[0]).toMatchObject({ cheat_id: GAMES.dota2.id, state: "frozen", frozen_length: 7 * 86_400, game: { slug: "dota2", name: "Dota 2" } });
+    // A licence key exists from the purchase on; support sees only its last four characters.
+    expect(d.subscriptions[0].licence_key).toMatch(/^\*+[0-9A-Z]{4}$/);
     expect(d.transactions.map((t: { type: string; amount: number; balance_after: number }) => [t.type, t.amount, t.balance_after])).toEqual([
       ["purchase", -799, 2201],
       ["topup", 3000, 3000],

@@ -64,7 +64,7 @@ describe("the checkout", () => {
     // No pass yet: it would start now.
     const first = await open(`/en/dota2/profile/payment?product=${product.id}`, user);
     expect(first.status).toBe(200);
-    const startsAt = Date.now();
+    const startsAt = shop.clock.now().getTime(); // the shop runs on its manual clock
     const shownEnd = new Date(/data-testid="new-end"><time dateTime="([^"]+)"/.exec(first.html)![1]!).getTime();
     expect(Math.abs(shownEnd - (startsAt + 30 * DAY))).toBeLessThan(60_000);
     expect(first.html).toMatch(new RegExp(`data-testid="balance-after">${formatMoney(5000 - product.price, "USD", "en").replace(/\$/g, "\\$")}<`));

@@ -142,7 +142,7 @@ describe("gifts", () => {
     await shop.services.background.drain();
     const mail = await shop.smtp.waitFor((m) => m.envelope.to.includes(recipient.email));
     expect(mail.subject).toBe(`${giver.username} sent you a gift`);
-    expect(mail.text).toContain("Days added: 7");
+    expect(mail.text).toContain("Added: 7 days");
     expect(shop.smtp.messages.filter((m) => m.envelope.to.includes(recipient.email))).toHaveLength(2);
     expect(await expectConsistentLedger(shop, giver.id)).toBe(5000 - 2 * 799);
     expect(await rowsOf(shop, recipient.id)).toHaveLength(0); // the recipient paid nothing
@@ -157,8 +157,10 @@ describe("gifts", () => {
     expect(made.body.gift).toMatchObject({ cheat_id: GAMES.minecraft.id, days: 7, recipient: null, redeemed: false, delivered: false });
     const code = made.body.gift.code as string;
     await shop.services.background.drain();
-    const mail = await shop.smtp.waitFor((m) => m.envelope.to.includes(giver.email));
+    // The giver gets the receipt too, in either order: wait for the mail with the code.
+    const mail = await shop.smtp.waitFor((m) => m.envelope.to.includes(giver.email) && m.subject === "Your gift code for Minecraft");
     expect(mail.text).toContain(code);
+    expect(mail.text).toContain("Length: 7 days");
 
     // Written in lower case with a dash, as a person might type it.
     const redeemed = await shop.call("POST", "/v2/web/user/gift/redeem", { token: friend.token, json: { code: `${code.slice(0, 6).toLowerCase()}-${code.slice(6)}` } });

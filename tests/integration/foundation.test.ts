@@ -46,7 +46,7 @@ describe("languages and storefront pages", () => {
     expect(cis).not.toContain("$19.99");
     // minecraft has no CIS prices: the global ones are shown.
     const minecraft = await (await shop.request("/minecraft", { headers: { "CF-IPCountry": "RU", cookie: "locale=ru" } })).text();
-    expect(minecraft).toContain("Подписка на Minecraft");
+    expect(minecraft).toContain("Подписка на\u00a0Minecraft");
     expect(minecraft).toMatch(/19,99\s\$/);
     expect(minecraft).toContain("30 дней");
   });
@@ -61,7 +61,7 @@ describe("languages and storefront pages", () => {
     expect(html).toContain("Page Not Found: /en/no-such-page");
     const deep = await shop.request("/a/b/c");
     expect(deep.status).toBe(404);
-    expect(await deep.text()).toContain("Страница не найдена");
+    expect(await deep.text()).toContain("Страница не\u00a0найдена");
   });
 
   it("names the page, not React Router's data URL, in the data of a client-side navigation", async () => {

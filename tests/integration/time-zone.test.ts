@@ -69,7 +69,7 @@ describe("the tz cookie", () => {
     expect(await page("/en/dota2/profile/subscription", `access_token=${user.token}`)).toContain(formatDate(expiresAt, { timeZone: "Asia/Kolkata", locale: "en" }));
 
     // The expiry mail (the job announces a pass that ends within three days) names the time there.
-    const soon = new Date(Date.now() + 86_400_000);
+    const soon = new Date(shop.clock.now().getTime() + 86_400_000);
     await shop.services.db.update(subscriptions).set({ expiresAt: soon }).where(eq(subscriptions.userId, user.id));
     await runJobsOnce(shop.services);
     const mail = await shop.smtp.waitFor((m) => m.to.includes(user.email) && m.subject.includes("Dota"));

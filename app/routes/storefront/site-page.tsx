@@ -23,7 +23,7 @@ export function loader({ context, request }: Route.LoaderArgs) {
     slug: page.slug,
     title: page.title,
     summary: page.summary,
-    blocks: parseMarkup(page.body, { support_email: services.settings.SUPPORT_EMAIL }),
+    blocks: parseMarkup(page.body, { support_email: services.settings.SUPPORT_EMAIL }, page.locale),
     updatedAt: page.updatedAt,
     contacts: page.slug === "support" ? supportContacts(services.settings) : [],
     meta: { title: page.title, description: page.summary },

@@ -100,7 +100,7 @@ If you dispute a payment with PayPal or your bank instead of asking us, the acco
 
 ## Before you write
 - A question about a payment: have the order number at hand. It is in your receipt and in your balance history.
-- Cannot sign in: choose “Forgot your password?” on the sign-in page. If you lost the phone with your two-factor codes, sign in with one of your recovery codes.
+- Cannot sign in: choose “Forgot your password?” on the sign-in page. If you lost the phone with your authenticator app, sign in with one of your recovery codes.
 - The software does not start: check the status on the game's page first. If it says “Updating”, a new build is on its way.
 
 ## What to include

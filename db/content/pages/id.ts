@@ -14,7 +14,7 @@ export const id: SitePagesSeed = {
 
 ## Langganan
 - Langganan memberi akses ke software untuk satu game selama jumlah hari yang Anda beli. Waktunya mulai dihitung saat Anda membayar; hari yang dibeli untuk langganan aktif akan memperpanjangnya.
-- Anda dapat membekukan langganan hingga 30 hari. Setelah dicairkan, pembekuan berikutnya bisa dilakukan 7 hari kemudian.
+- Anda dapat membekukan langganan hingga 30 hari. Setelah diaktifkan kembali, pembekuan berikutnya bisa dilakukan 7 hari kemudian.
 - Software berjalan di satu komputer dalam satu waktu.
 - Jika software untuk suatu game tidak tersedia lebih dari 24 jam karena pembaruan atau perawatan, kami menambahkan waktu yang hilang ke semua langganan aktif game tersebut.
 
@@ -77,7 +77,7 @@ Data akun disimpan selama akun Anda ada. Catatan pembayaran disimpan selama diwa
 - Dalam 48 jam setelah pembelian, jika Anda belum menjalankan software dengan langganan tersebut.
 - Jika software tidak berjalan di komputer yang memenuhi persyaratan, dan tim bantuan kami tidak bisa memperbaikinya dalam 3 hari.
 - Jika Anda ditagih dua kali untuk pesanan yang sama.
-Uang di saldo yang belum terpakai dapat dikembalikan ke akun PayPal asalnya dalam 30 hari setelah isi ulang.
+Uang di saldo yang belum terpakai dapat dikembalikan ke akun PayPal asalnya dalam 30 hari setelah isi saldo.
 
 ## Kapan kami menambah hari sebagai gantinya
 Jika software suatu game tidak tersedia lebih dari 24 jam (status “Terdeteksi” atau “Dalam perawatan” di halamannya), kami menambahkan waktu yang hilang ke semua langganan aktif game tersebut. Anda tidak perlu memintanya.
@@ -88,7 +88,7 @@ Tulis ke {support_email} atau lihat [halaman bantuan](/support). Sertakan email 
 ## Setelah pengembalian dana
 - Uang kembali lewat jalur asalnya: ke akun PayPal Anda, atau ke saldo Anda.
 - Hari yang Anda beli dikurangi dari langganan sesuai proporsi pengembalian dana. Waktu yang sudah Anda pakai tidak pernah diambil.
-- Isi ulang yang dikembalikan diambil dari saldo terlebih dahulu; jika sudah Anda belanjakan, pembelian yang dibayar dengannya dibatalkan.
+- Isi saldo yang dikembalikan diambil dari saldo terlebih dahulu; jika sudah Anda belanjakan, pembelian yang dibayar dengannya dibatalkan.
 
 ## Chargeback
 Jika Anda menyengketakan pembayaran lewat PayPal atau bank tanpa menghubungi kami, akun akan ditangguhkan sampai sengketa selesai. Mohon hubungi kami lebih dulu: itu lebih cepat untuk semua.`,
