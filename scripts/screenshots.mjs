@@ -3,6 +3,7 @@
 // database, a free port, the current build: `node scripts/ensure-build.mjs` first) unless
 // BASE_URL names a running one, and writes full-page PNGs to test-results/screenshots/pages/
 // (not committed). `node scripts/screenshots.mjs [--only ru,en] [--size 390]`
+/* global fetch, navigator, document, window -- Node 20 has fetch; the rest run in the page (page.evaluate). */
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
