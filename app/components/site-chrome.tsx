@@ -87,7 +87,7 @@ function MainLinks() {
  * (its balance, referral and settings pages keep the spec's URLs), giving a subscription, and
  * signing out — a plain post of the settings page's `signout` form, so it needs no script.
  */
-function AccountMenu() {
+export function AccountMenu() {
   const t = useT();
   const href = useHref();
   const game = useRootData()?.game ?? "dota2";
