@@ -39,8 +39,35 @@ function pages(locale: Locale): RouteConfigEntry[] {
       route(":game/profile/payment", "routes/profile/payment.tsx", id("payment")),
       route("give/subscription", "routes/purchase/give-subscription.tsx", id("give-subscription")),
     ]),
+    // The back office (docs/product/back-office.md#pages): one layout, its sections as children.
+    route("admin", "routes/admin/layout.tsx", id("layout-admin"), adminPages(locale)),
     route("payment/paypal", "routes/payment/paypal.tsx", id("payment-paypal")),
     route("payment/demo", "routes/payment/demo.tsx", id("payment-demo")),
+  ];
+}
+
+/**
+ * The back office's sections (the nav is app/routes/admin/layout.tsx's ADMIN_SECTIONS). The
+ * dashboard is the index (`routes/admin/dashboard.tsx`), the catalogue `routes/admin/catalogue*.tsx`
+ * and delivery `routes/admin/delivery*.tsx` join here; until the index exists, /admin shows the
+ * layout's welcome.
+ */
+function adminPages(locale: Locale): RouteConfigEntry[] {
+  const id = (name: string) => ({ id: `${locale}/admin-${name}` });
+  return [
+    index("routes/admin/dashboard.tsx", id("dashboard")),
+    route("catalogue", "routes/admin/catalogue.tsx", id("catalogue")),
+    route("customers", "routes/admin/customers.tsx", id("customers")),
+    route("customers/:id", "routes/admin/customer.tsx", id("customer")),
+    route("payments", "routes/admin/payments.tsx", id("payments")),
+    route("payments/:id", "routes/admin/payment.tsx", id("payment")),
+    route("compensation", "routes/admin/compensation.tsx", id("compensation")),
+    route("audit", "routes/admin/audit.tsx", id("audit")),
+    // Delivery (docs/product/delivery.md#operator-calls): builds and webhook endpoints, owners only, under their tabs.
+    route("delivery", "routes/admin/delivery-layout.tsx", id("delivery"), [
+      route("builds", "routes/admin/delivery-builds.tsx", id("delivery-builds")),
+      route("webhooks", "routes/admin/delivery-webhooks.tsx", id("delivery-webhooks")),
+    ]),
   ];
 }
 

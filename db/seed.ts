@@ -1,7 +1,7 @@
 // Demo catalogue (docs/product/data.md#demo-data) and, outside production, the demo user. Safe to run at every start:
-// rows are keyed by fixed ids and nothing already there is changed.
+// the catalogue is loaded only into an empty one, rows are keyed by fixed ids and nothing already there is changed.
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Db } from "./client.ts";
+import type { Db, Tx } from "./client.ts";
 import { cheats, gameTexts, products, sessions, shoppingAreaCountries, shoppingAreas, sitePages, subscriptions, transactions, users, type SitePageSlug } from "./schema/index.ts";
 import { DEFAULT_SITE_PAGES, DEMO_GAME_TEXTS, DEMO_MEDIA, DEMO_STATUS } from "./content/index.ts";
 import type { Locale } from "../i18n/locales.ts";
@@ -62,7 +62,22 @@ export const DEMO = {
 const DAY_MS = 86_400_000;
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
 
+/**
+ * The demo catalogue goes only into an empty catalogue (docs/product/back-office.md#catalogue): once
+ * any game exists, the games, areas, countries and products are the operators', and nothing of the
+ * demo comes back over their changes (a country moved, a product taken off sale). Under the
+ * catalogue's lock, so two processes starting at once load it once.
+ */
 export async function seedCatalog(db: Db, currency: string, now = new Date()): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('nova.catalogue'))`);
+    const [anyGame] = await tx.select({ id: cheats.id }).from(cheats).limit(1);
+    if (!anyGame) await seedDemoCatalog(tx, currency, now);
+  });
+  await seedContent(db, now);
+}
+
+async function seedDemoCatalog(db: Tx, currency: string, now: Date): Promise<void> {
   await db
     .insert(cheats)
     .values(Object.values(DEMO.games).map((game) => ({ ...game, status: DEMO_STATUS[game.slug].status, lastUpdatedAt: daysBefore(now, DEMO_STATUS[game.slug].daysAgo) })))
@@ -84,7 +99,6 @@ export async function seedCatalog(db: Db, currency: string, now = new Date()): P
   await db.insert(products).values(rows).onConflictDoNothing();
   // Explicit ids leave the sequence behind; move it past them so later inserts don't collide.
   await db.execute(sql`select setval(pg_get_serial_sequence('products', 'id'), greatest((select max(id) from products), 1))`);
-  await seedContent(db, now);
 }
 
 /**

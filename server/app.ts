@@ -20,7 +20,7 @@ import { failure, toDomainError } from "./http/envelope.ts";
 import { refuseControlCharacters } from "./http/body.ts";
 import { apiRoutes } from "./api/index.ts";
 import { isApiPath } from "./api/paths.ts";
-import { BUILD_UPLOAD_PATH } from "./api/delivery.ts";
+import { isBuildUpload } from "./api/delivery.ts";
 import { pageHandler } from "./pages.ts";
 import { robotsTxt } from "./robots.ts";
 import { sitemapXml } from "./sitemap.ts";
@@ -73,7 +73,7 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
     onError: (c) => failure(c, new DomainError("payload_too_large")),
   });
   // A build upload is the one body past the limit: streamed to disk, bounded by BUILD_MAX_BYTES (docs/product/delivery.md#downloads).
-  app.use((c, next) => (c.req.method === "POST" && BUILD_UPLOAD_PATH.test(c.req.path) ? next() : limitBody(c, next)));
+  app.use((c, next) => (c.req.method === "POST" && isBuildUpload(c.req.path) ? next() : limitBody(c, next)));
   app.use(originCheck(settings.PUBLIC_URL));
   app.use(session());
   app.use(writeLimit());

@@ -60,6 +60,8 @@ async function makeShop(): Promise<RequestListener> {
   const previous = kept.current;
   kept.current = undefined;
   if (previous) await previous.stopJobs();
+  // The previous shop's listener of the change bus goes with it.
+  if (previous) await previous.services.changes.close();
   kept.current = { services, stopJobs: startJobs(services) };
   kept.logger.info("the shop's code was (re)loaded");
   return requestListener(services, app);

@@ -29,6 +29,8 @@ export async function runJobsOnce(services: Services): Promise<{ unfrozen: numbe
   // Mails of compensations a stopped process did not send (docs/product/back-office.md#compensation).
   const compensationMails = await services.admin.compensations.sendMails();
   const purged = await retention.purge();
+  // Passes held per game today, for the dashboard's history (docs/product/back-office.md#dashboard).
+  await services.dashboard.snapshot();
   return { unfrozen: unfrozen.length, notified: expiring.length, released, receipted, compensationMails, purged };
 }
 

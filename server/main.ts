@@ -41,6 +41,8 @@ export async function openResources(settings: Settings, logger: Logger): Promise
 export async function servicesOn(settings: Settings, resources: Resources, options: { clock?: Clock; logger: Logger }): Promise<Services> {
   const services = createServices({ settings, ...resources, catalogs: loadCatalogs(), clock: options.clock ?? systemClock, logger: options.logger });
   await Promise.all([services.catalog.reload(), services.routeRules.reload(), services.content.reload()]);
+  // Changes other processes make from now on reach this one (docs/product/operations.md#change-bus).
+  await services.changes.start();
   // The entitlements' key exists from the start (made under an advisory lock on a fresh database).
   await services.signer();
   if (settings.devConveniences) await seedDemoBuilds(services);
@@ -56,7 +58,12 @@ async function seedDemoBuilds(services: Services): Promise<void> {
     if (await services.builds.latest(game.id)) continue;
     const text = `NOVA demo client for ${game.name}.\nThis file stands in for a real build on a development run.\n`;
     const stored = await services.builds.receive(Readable.from([Buffer.from(text)]));
-    await services.builds.publish(game.id, stored, { version: "0.1.0-demo", notes: "A stand-in build of the development data.", fileName: `nova-${game.slug}-demo.txt` }, null);
+    await services.builds.publish(
+      game.id,
+      stored,
+      { version: "0.1.0-demo", notes: "A stand-in build of the development data.", fileName: `nova-${game.slug}-demo.txt` },
+      { actorId: null, ip: null, reason: "development data" },
+    );
   }
 }
 
@@ -121,6 +128,7 @@ export async function closeServices(services: Services, stopJobs: () => Promise<
   await stopJobs();
   await services.background.drain();
   services.mailer.close();
+  await services.changes.close();
   await services.redis?.quit().catch(() => services.redis?.disconnect());
   await services.database.close().catch((err) => services.logger.error({ err }, "closing the database failed"));
 }

@@ -27,6 +27,10 @@ import { createRouteRules } from "../core/route-rules/index.ts";
 import { createReceipts } from "../core/receipts/index.ts";
 import { createPrivacy } from "../core/privacy/index.ts";
 import { createAdmin } from "../core/admin/index.ts";
+import { createCatalogAdmin } from "../core/catalog/manage.ts";
+import { createChangeBus } from "./changes.ts";
+import { createDashboard } from "../core/dashboard/index.ts";
+import type { Redis } from "ioredis";
 import { minorDigits } from "../core/shared/money.ts";
 import { loadSigner, type Signer } from "../core/delivery/signing.ts";
 import { createClientApi } from "../core/delivery/client.ts";
@@ -196,6 +200,17 @@ export function createServices(deps: { settings: Settings; database: Database; c
     logger,
     compensationBatch: settings.COMPENSATION_BATCH,
   });
+  // Catalogue changes reach every app process within 2 s (docs/product/operations.md#change-bus).
+  const changes = createChangeBus({
+    db,
+    databaseUrl: settings.DATABASE_URL,
+    databaseKind: database.kind,
+    redis: deps.redis && "duplicate" in deps.redis ? (deps.redis as unknown as Redis) : undefined,
+    targets: { catalog, content, routeRules },
+    logger,
+  });
+  const dashboard = createDashboard({ db, clock, timeZone: settings.SHOP_TIME_ZONE });
+  const catalogAdmin = createCatalogAdmin({ db, clock, audit, operators, routeRules, currency, changed: (kind) => changes.publish(kind) });
   // Delivery (docs/product/delivery.md): licences and devices, the client API, builds, webhooks.
   const client = createClientApi({
     db,
@@ -210,13 +225,14 @@ export function createServices(deps: { settings: Settings; database: Database; c
   const builds = createBuilds({
     db,
     clock,
+    audit,
     subscriptions,
     storageDir: settings.STORAGE_DIR,
     maxBytes: settings.BUILD_MAX_BYTES,
     linkSeconds: settings.DOWNLOAD_LINK_SECONDS,
     linkKey: async () => (await signer()).derive("nova download links"),
   });
-  const webhooks = createWebhooks({ db, clock, anyAddress: isLoopbackHost(new URL(settings.PUBLIC_URL).hostname), timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger });
+  const webhooks = createWebhooks({ db, clock, audit, anyAddress: isLoopbackHost(new URL(settings.PUBLIC_URL).hostname), timeoutMs: settings.WEBHOOK_TIMEOUT_MS, logger });
   /** The background jobs' heartbeat, for /readyz (set by startJobs). */
   const jobs: JobsState = { state: settings.JOBS_INTERVAL_SECONDS === 0 ? "off" : "stopped" };
   return {
@@ -249,6 +265,9 @@ export function createServices(deps: { settings: Settings; database: Database; c
     routeRules,
     privacy,
     admin,
+    changes,
+    catalogAdmin,
+    dashboard,
     signer,
     client,
     licences,

@@ -174,6 +174,19 @@ export const SettingsSchema = z
           .filter(Boolean),
       )
       .refine((list) => list.every((e) => /^[^\s@]+@[^\s@]+$/.test(e)), "must be comma-separated e-mail addresses"),
+    /** The shop's time zone (IANA): the days of the dashboard (docs/product/back-office.md#dashboard). */
+    SHOP_TIME_ZONE: z
+      .string()
+      .trim()
+      .default("UTC")
+      .refine((zone) => {
+        try {
+          new Intl.DateTimeFormat("en", { timeZone: zone });
+          return true;
+        } catch {
+          return false;
+        }
+      }, "must be an IANA time zone, e.g. Europe/Moscow"),
     /** Passes a bulk compensation extends per transaction (docs/product/back-office.md#compensation). */
     COMPENSATION_BATCH: z.coerce.number().int().min(1).max(10_000).default(1000),
     FREEZE_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(30),

@@ -97,6 +97,12 @@ export function LicenceCard({ licence, game, resetDays, t }: { licence: LicenceD
   );
 }
 
+/** A file's size in the reader's language: kilobytes under a megabyte (a small file is not "0 MB"), else megabytes. */
+export function formatSize(bytes: number, langTag: string): string {
+  const [unit, divisor] = bytes < 1024 ** 2 ? (["kilobyte", 1024] as const) : (["megabyte", 1024 ** 2] as const);
+  return new Intl.NumberFormat(langTag, { style: "unit", unit, maximumFractionDigits: 1 }).format(bytes / divisor);
+}
+
 export function DownloadCard({
   build,
   holdsPass,
@@ -112,7 +118,7 @@ export function DownloadCard({
   langTag: string;
   t: Translate;
 }) {
-  const size = (bytes: number) => new Intl.NumberFormat(langTag, { style: "unit", unit: "megabyte", maximumFractionDigits: 1 }).format(bytes / 1024 ** 2);
+  const size = (bytes: number) => formatSize(bytes, langTag);
   return (
     <Card as="section" className="download-card" aria-labelledby="download-title">
       <h2 id="download-title" className="h3">

@@ -2,7 +2,12 @@
 // and, later, the admin pages' forms. Messages are i18n keys ("validation.*"), translated at the edge.
 import { z } from "zod";
 import { PAYMENT_ORDER_STATUSES } from "../../db/schema/index.ts";
+import type { AuditFilter } from "../audit/index.ts";
+import { typedAmountSchema } from "../payments/payments.schema.ts";
 import { BigIdTextSchema, IdSchema, IdTextSchema } from "../shared/schema.ts";
+
+/** The statuses a payment can be in, for the payments filter. */
+export { PAYMENT_ORDER_STATUSES };
 
 /** Why an operator does what they do: required on every write, kept in the audit log. */
 export const ReasonSchema = z.string({ message: "validation.reason_required" }).trim().min(1, "validation.reason_required").max(500, "validation.too_long");
@@ -48,6 +53,11 @@ export const BalanceSchema = z.object({
   code: StepUpCodeSchema.optional(),
 });
 
+/** The customer page's balance form: the change typed in the shop currency ("-5", "+12.50"), then the API's checks. */
+export function balanceFormSchema(currency: string) {
+  return BalanceSchema.extend({ amount: typedAmountSchema(currency, { signed: true }).pipe(BalanceSchema.shape.amount) });
+}
+
 /** Suspend, lift, reset 2FA: the reason alone. */
 export const ReasonOnlySchema = z.object({ reason: ReasonSchema });
 
@@ -63,6 +73,11 @@ export const RefundSchema = z.object({
   reason: ReasonSchema,
   code: StepUpCodeSchema.optional(),
 });
+
+/** The payment page's refund form: an amount typed in the payment's currency, or none for all that is left. */
+export function refundFormSchema(currency: string) {
+  return RefundSchema.extend({ amount: typedAmountSchema(currency).pipe(z.number().positive("validation.invalid").max(MAX_ADJUSTMENT, "validation.invalid")).optional() });
+}
 
 /** `POST /v2/admin/compensation`: N days to every pass of a game held when the call starts. */
 export const CompensationSchema = z.object({
@@ -120,4 +135,21 @@ export function periodStart(value: string): Date {
 export function periodEnd(value: string): Date {
   if (value.length !== 10) return new Date(value);
   return new Date(new Date(`${value}T00:00:00Z`).getTime() + 86_400_000);
+}
+
+/** A checked audit query (the API's and the audit page's) as the audit log's filter: `user:42` is a type and an id. */
+export function auditFilterOf(q: z.infer<typeof AuditQuerySchema>): AuditFilter {
+  const [targetType, ...rest] = q.target?.split(":") ?? [];
+  return { actorId: q.actor, targetType, targetId: rest.length > 0 ? rest.join(":") : undefined, action: q.action, before: q.cursor, limit: q.limit };
+}
+
+/** A checked payments query (the API's and the payments page's) as the list's filter: days are whole days in UTC. */
+export function paymentFilterOf(q: z.infer<typeof PaymentsQuerySchema>) {
+  return {
+    userId: q.user,
+    status: q.status,
+    provider: q.provider,
+    from: q.from === undefined ? undefined : periodStart(q.from),
+    to: q.to === undefined ? undefined : periodEnd(q.to),
+  };
 }

@@ -12,6 +12,7 @@ import type { Operator, Operators } from "../operators/index.ts";
 import type { Payments } from "../payments/index.ts";
 import type { Sessions } from "../sessions/index.ts";
 import type { Clock } from "../shared/clock.ts";
+import { DomainError } from "../shared/errors.ts";
 import type { Subscriptions } from "../subscriptions/index.ts";
 import type { Suspensions } from "../suspensions/index.ts";
 import { createCompensations } from "./compensation.ts";
@@ -46,18 +47,32 @@ export function createAdmin(deps: {
   compensationBatch: number;
 }) {
   const { operators, accounts } = deps;
+
+  /**
+   * Opens the operator's step-up window with a code from their authenticator app (or a recovery
+   * code), counted like a sign-in's code step (docs/product/back-office.md#step-up). Until when.
+   */
+  async function stepUp(operator: Operator, code: string, meta: { ip: string }): Promise<Date> {
+    await accounts.verifySecondFactor(operator.id, code, meta);
+    return operators.openStepUp(operator);
+  }
+
   return {
     customers: createCustomers(deps),
     payments: createAdminPayments(deps),
     compensations: createCompensations({ ...deps, batchSize: deps.compensationBatch }),
 
+    stepUp,
+
     /**
-     * Opens the operator's step-up window with a code from their authenticator app (or a recovery
-     * code), counted like a sign-in's code step (docs/product/back-office.md#step-up). Until when.
+     * Money moves only inside a step-up window (docs/product/back-office.md#step-up): an open one
+     * passes; otherwise `code` opens it (a wrong one is 400 invalid_code), and no code is 403
+     * step_up_required. The JSON API's requireStepUp and the back-office pages both come here.
      */
-    async stepUp(operator: Operator, code: string, meta: { ip: string }): Promise<Date> {
-      await accounts.verifySecondFactor(operator.id, code, meta);
-      return operators.openStepUp(operator);
+    async requireStepUp(operator: Operator, code: string | undefined, meta: { ip: string }): Promise<void> {
+      if (operators.steppedUp(operator)) return;
+      if (code === undefined) throw new DomainError("step_up_required");
+      await stepUp(operator, code, meta);
     },
   };
 }

@@ -8,7 +8,10 @@ import { auditLog } from "../../db/schema/index.ts";
 import type { Clock } from "../shared/clock.ts";
 
 /** What an entry records a change to. */
-export type AuditTargetType = "user" | "payment" | "cheat" | "product" | "area" | "route_rule" | "compensation" | "mail";
+export type AuditTargetType = "user" | "payment" | "cheat" | "product" | "area" | "route_rule" | "site_page" | "compensation" | "mail" | "build" | "webhook" | "webhook_delivery";
+
+/** Who makes an audited change, from where and why: what a core write outside core/admin takes to write its entry. */
+export type AuditBy = { actorId: number | null; ip: string | null; reason: string };
 
 /** One entry as written (docs/product/back-office.md#audit-log). */
 export type AuditEntry = {

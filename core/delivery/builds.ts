@@ -11,6 +11,7 @@ import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import type { Audit, AuditBy } from "../audit/index.ts";
 import { builds } from "../../db/schema/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
@@ -54,6 +55,7 @@ export type Builds = ReturnType<typeof createBuilds>;
 export function createBuilds(deps: {
   db: Db;
   clock: Clock;
+  audit: Audit;
   subscriptions: Subscriptions;
   storageDir: string;
   maxBytes: number;
@@ -114,22 +116,50 @@ export function createBuilds(deps: {
     /** Drops a received file that will not become a build. */
     discard: (upload: StoredUpload) => rm(upload.tempPath, { force: true }),
 
-    /** Makes a received file the game's newest build. */
-    async publish(cheatId: number, upload: StoredUpload, input: { version: string; notes: string; fileName: string }, createdBy: number | null): Promise<Build> {
+    /** Makes a received file the game's newest build, with its audit entry (docs/product/back-office.md#audit-log). */
+    async publish(cheatId: number, upload: StoredUpload, input: { version: string; notes: string; fileName: string }, by: AuditBy): Promise<Build> {
       const fileName = safeFileName(input.fileName);
       const relative = path.join("builds", String(cheatId), `${upload.sha256.slice(0, 16)}-${randomBytes(6).toString("hex")}-${fileName}`);
       await mkdir(path.dirname(path.join(root, relative)), { recursive: true });
       await rename(upload.tempPath, path.join(root, relative));
       try {
-        const [row] = await db
-          .insert(builds)
-          .values({ cheatId, version: input.version, notes: input.notes, fileName, storagePath: relative, size: upload.size, sha256: upload.sha256, createdBy, createdAt: clock.now() })
-          .returning();
-        return buildOf(row!);
+        return await db.transaction(async (tx) => {
+          const [row] = await tx
+            .insert(builds)
+            .values({
+              cheatId,
+              version: input.version,
+              notes: input.notes,
+              fileName,
+              storagePath: relative,
+              size: upload.size,
+              sha256: upload.sha256,
+              createdBy: by.actorId,
+              createdAt: clock.now(),
+            })
+            .returning();
+          const build = buildOf(row!);
+          await deps.audit.record(tx, {
+            actorId: by.actorId,
+            action: "build.upload",
+            targetType: "build",
+            targetId: build.id,
+            reason: by.reason,
+            after: { cheat_id: cheatId, version: build.version, file_name: build.fileName, size: build.size, sha256: build.sha256 },
+            ip: by.ip,
+          });
+          return build;
+        });
       } catch (error) {
         await rm(path.join(root, relative), { force: true });
         throw error;
       }
+    },
+
+    /** The game's builds, newest first (the back office's list). */
+    async list(cheatId: number, limit = 50): Promise<Build[]> {
+      const rows = await db.select().from(builds).where(eq(builds.cheatId, cheatId)).orderBy(desc(builds.id)).limit(limit);
+      return rows.map(buildOf);
     },
 
     async latest(cheatId: number): Promise<Build | null> {

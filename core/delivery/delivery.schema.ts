@@ -3,6 +3,13 @@
 import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES } from "../../db/schema/index.ts";
 import { IdSchema, IdTextSchema } from "../shared/schema.ts";
+import { ReasonSchema } from "../admin/admin.schema.ts";
+
+/**
+ * The operators' delivery writes take an optional `reason` (docs/product/delivery.md#operator-calls): the calls of
+ * delivery contract name none, so one made from the action stands in when it is left out; the back office's pages ask for it.
+ */
+const OptionalReasonSchema = ReasonSchema.optional();
 
 const text = (max: number) => z.string({ message: "validation.required" }).trim().min(1, "validation.required").max(max, "validation.too_long");
 
@@ -24,6 +31,7 @@ export const DownloadQuerySchema = z.object({ cheat_id: IdTextSchema });
 export const BuildFieldsSchema = z.object({
   version: text(64),
   notes: z.string().trim().max(4000, "validation.too_long").default(""),
+  reason: OptionalReasonSchema,
 });
 
 /** `POST /v2/admin/webhooks`: the URL is checked further by the webhooks (https, public address). */
@@ -32,4 +40,11 @@ export const WebhookEndpointSchema = z.object({
   /** Optional: one is made when none is given (shown in the answer). */
   secret: z.string().trim().min(16, "validation.too_short").max(200, "validation.too_long").optional(),
   events: z.array(z.enum(WEBHOOK_EVENT_TYPES, { message: "validation.invalid" }), { message: "validation.required" }).min(1, "validation.required"),
+  reason: OptionalReasonSchema,
 });
+
+/** The events an endpoint may ask for (the back office's form lists them). */
+export { WEBHOOK_EVENT_TYPES };
+
+/** Removing an endpoint, resending a delivery: the reason alone (an empty body is none). */
+export const DeliveryReasonSchema = z.object({ reason: OptionalReasonSchema });

@@ -24,9 +24,10 @@ export const SUPPORT_MAX_DAYS = 30;
 
 /**
  * What an operator may do. `read` is every GET of the back office; the rest are writes. Later areas
- * (the catalogue, delivery) add theirs here.
+ * (the catalogue, delivery) add theirs here. `delivery` is build uploads and webhook endpoints, whose
+ * list holds what every event said (docs/product/delivery.md#operator-calls): an owner's alone.
  */
-export type Permission = "read" | "grant_days" | "resend_mail" | "reset_two_fa" | "suspend" | "end_sessions" | "adjust_balance" | "refund" | "compensate" | "catalog";
+export type Permission = "read" | "grant_days" | "resend_mail" | "reset_two_fa" | "suspend" | "end_sessions" | "adjust_balance" | "refund" | "compensate" | "catalog" | "delivery";
 
 /** docs/product/back-office.md#roles: `support` reads everything and changes only these. */
 const SUPPORT_MAY: ReadonlySet<Permission> = new Set(["read", "grant_days", "resend_mail", "reset_two_fa", "suspend", "end_sessions"]);

@@ -24,22 +24,28 @@ export const CreateOrderSchema = z
 export const CaptureSchema = z.object({ order_id: OrderIdSchema });
 
 /**
- * The balance page's top-up form: the amount as a person types it in the shop currency — "25",
- * "25.5" or "25,50" — into minor units (docs/product/money.md#top-ups); then the same range check
+ * An amount as a person types it in the shop currency — "25", "25.5" or "25,50", and with `signed`
+ * a leading "-" or "+" — into minor units (docs/product/money.md#top-ups).
+ */
+export function typedAmountSchema(currency: string, { signed = false }: { signed?: boolean } = {}) {
+  const digits = minorDigits(currency);
+  return z
+    .string({ message: "validation.required" })
+    .transform((typed) => typed.trim().replace(/\s/g, "").replace(",", "."))
+    .pipe(z.string().min(1, "validation.required"))
+    .transform((text, ctx) => {
+      const sign = signed && /^[-+]/.test(text) ? text[0] : "";
+      const minor = fromDecimal(sign ? text.slice(1) : text, digits);
+      if (minor !== undefined) return sign === "-" ? -minor : minor;
+      ctx.addIssue({ code: "custom", message: "validation.amount" });
+      return z.NEVER;
+    });
+}
+
+/**
+ * The balance page's top-up form: the typed amount into minor units; then the same range check
  * as the API's amount, in the use case.
  */
 export function topUpFormSchema(currency: string) {
-  const digits = minorDigits(currency);
-  return z.object({
-    amount: z
-      .string({ message: "validation.required" })
-      .transform((typed) => typed.trim().replace(/\s/g, "").replace(",", "."))
-      .pipe(z.string().min(1, "validation.required"))
-      .transform((text, ctx) => {
-        const minor = fromDecimal(text, digits);
-        if (minor !== undefined) return minor;
-        ctx.addIssue({ code: "custom", message: "validation.amount" });
-        return z.NEVER;
-      }),
-  });
+  return z.object({ amount: typedAmountSchema(currency) });
 }

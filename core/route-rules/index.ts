@@ -1,8 +1,8 @@
 // Route rules (docs/product/routes.md#route-rules): redirects that every page request consults
 // before anything else, the page-cache fast path and the root redirect included. The table is
 // small and read on every page, so it is held in memory; a change drops it at once (`changed()`)
-// and the next lookup reads it again. Operators manage the rules in the back office; until then
-// `add` and `remove` are the core's own (tests, scripts).
+// and the next lookup reads it again. Operators manage the rules in the back office (core/catalog/manage.ts,
+// audited through the `inTransaction` hook of `add` and `remove`).
 //
 // Matching (docs/product/routes.md#route-rules): `from` is the full requested path, locale prefix
 // included — exact, or a prefix ending in "*"; an exact rule wins over prefixes, a longer prefix
@@ -10,7 +10,7 @@
 // an absolute http(s) URL, which leaves the site (the one exception to the never-leave-the-site
 // rule of redirects). No chains: a rule whose target another rule (or itself) matches is refused.
 import { asc, eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
+import type { Db, Tx } from "../../db/client.ts";
 import { routeRules } from "../../db/schema/index.ts";
 import { DomainError } from "../shared/errors.ts";
 
@@ -158,7 +158,7 @@ export function createRouteRules({ db, publicUrl }: { db: Db; publicUrl: string 
      * neither a path of this site nor an absolute http(s) URL, a chain (its target matched by a
      * rule, or a rule's target matched by it), and a `from` that already has a rule (conflict).
      */
-    async add(input: RouteRuleInput): Promise<RouteRule> {
+    async add(input: RouteRuleInput, inTransaction?: (tx: Tx, rule: RouteRule) => Promise<void>): Promise<RouteRule> {
       const status = input.status ?? 302;
       const refuse = (field: "from" | "to" | "status", key: "validation.route_rule_from" | "validation.route_rule_to" | "validation.route_rule_chain" | "validation.invalid") =>
         new DomainError("validation_failed", "errors.validation_failed", { fields: { [field]: key } });
@@ -183,17 +183,23 @@ export function createRouteRules({ db, publicUrl }: { db: Db; publicUrl: string 
           });
         if (chained) throw refuse("to", "validation.route_rule_chain");
         const [inserted] = await tx.insert(routeRules).values({ from, to, status }).returning();
+        // The back office's audit entry, in the same transaction as the rule.
+        await inTransaction?.(tx, toRule(inserted!));
         return inserted!;
       });
       changed();
       return toRule(row);
     },
 
-    /** Removes a rule; whether there was one. */
-    async remove(id: number): Promise<boolean> {
-      const removed = await db.delete(routeRules).where(eq(routeRules.id, id)).returning({ id: routeRules.id });
-      if (removed.length > 0) changed();
-      return removed.length > 0;
+    /** Removes a rule; whether there was one. `inTransaction` runs with the removed rule, before the commit. */
+    async remove(id: number, inTransaction?: (tx: Tx, rule: RouteRule) => Promise<void>): Promise<boolean> {
+      const removed = await db.transaction(async (tx) => {
+        const [row] = await tx.delete(routeRules).where(eq(routeRules.id, id)).returning();
+        if (row) await inTransaction?.(tx, toRule(row));
+        return row !== undefined;
+      });
+      if (removed) changed();
+      return removed;
     },
   };
 }

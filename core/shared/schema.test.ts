@@ -1,6 +1,7 @@
 // The field schemas the inputs of every area are made of: ids in JSON and as text, amounts typed
-// by a person in the shop currency.
+// by a person in the shop currency (a top-up; the back office's balance changes and refunds).
 import { describe, expect, it } from "vitest";
+import { balanceFormSchema, refundFormSchema } from "../admin/admin.schema.ts";
 import { topUpFormSchema } from "../payments/payments.schema.ts";
 import { BigIdTextSchema, IdSchema, IdTextSchema, MAX_ID } from "./schema.ts";
 
@@ -48,5 +49,26 @@ describe("a top-up typed on the balance page", () => {
   it("nothing typed is a missing field", () => {
     expect(issue(topUpFormSchema("USD").safeParse({ amount: "  " }))).toBe("validation.required");
     expect(issue(topUpFormSchema("USD").safeParse({}))).toBe("validation.required");
+  });
+});
+
+describe("a balance change typed in the back office", () => {
+  it.each([
+    ["5", 500],
+    ["+12,50", 1250],
+    ["-2.5", -250],
+    [" - 1 000 ", -100_000],
+  ])("%j in USD → %i minor units", (typed, minor) => {
+    expect(balanceFormSchema("USD").parse({ amount: typed, reason: "goodwill" })).toMatchObject({ amount: minor });
+  });
+
+  it.each([["0"], ["-0"], ["--5"], ["5-"], ["+-5"], ["1.234"]])("%j is refused", (typed) => {
+    expect(balanceFormSchema("USD").safeParse({ amount: typed, reason: "goodwill" }).success).toBe(false);
+  });
+
+  it("a refund's amount is never negative, and none means all that is left", () => {
+    expect(refundFormSchema("USD").parse({ reason: "asked" }).amount).toBeUndefined();
+    expect(refundFormSchema("USD").parse({ amount: "7,25", reason: "asked" }).amount).toBe(725);
+    expect(issue(refundFormSchema("USD").safeParse({ amount: "-1", reason: "asked" }))).toBe("validation.amount");
   });
 });

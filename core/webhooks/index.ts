@@ -12,6 +12,7 @@ import https from "node:https";
 import { and, asc, desc, eq, inArray, isNull, lt, lte, notExists, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client.ts";
+import type { Audit, AuditBy } from "../audit/index.ts";
 import { webhookDeliveries, webhookEndpoints, webhookEvents, type WebhookDeliveryStatus, type WebhookEventType } from "../../db/schema/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
@@ -103,6 +104,7 @@ export type Webhooks = ReturnType<typeof createWebhooks>;
 export function createWebhooks(deps: {
   db: Db;
   clock: Clock;
+  audit: Audit;
   /** A loopback shop may call any address over http too (docs/product/delivery.md#webhooks). */
   anyAddress: boolean;
   timeoutMs: number;
@@ -110,7 +112,7 @@ export function createWebhooks(deps: {
   /** How an attempt is sent; node's http(s) by default. */
   send?: Send;
 }) {
-  const { db, clock, anyAddress, timeoutMs, logger } = deps;
+  const { db, clock, audit, anyAddress, timeoutMs, logger } = deps;
   const send = deps.send ?? sender(anyAddress ? undefined : publicOnlyLookup);
   /** An attempt's lease: its deadline and a minute to write down the answer. */
   const leaseMs = timeoutMs + 60_000;
@@ -202,33 +204,61 @@ export function createWebhooks(deps: {
       }));
     },
 
-    /** Registers an endpoint; its secret (given, or made here) is answered this once. */
-    async create(input: { url: string; secret?: string; events: WebhookEventType[] }, createdBy: number | null): Promise<{ id: number; secret: string }> {
+    /** Registers an endpoint, audited (the secret is not written down); its secret (given, or made here) is answered this once. */
+    async create(input: { url: string; secret?: string; events: WebhookEventType[] }, by: AuditBy): Promise<{ id: number; secret: string }> {
       const problem = await endpointUrlProblem(input.url, anyAddress);
       if (problem) throw new DomainError("validation_failed", "errors.validation_failed", { fields: { url: "validation.webhook_url" }, reason: problem });
       const secret = input.secret ?? `whsec_${randomBytes(24).toString("base64url")}`;
-      const [row] = await db
-        .insert(webhookEndpoints)
-        .values({ url: input.url, secret, events: [...new Set(input.events)], createdBy, createdAt: clock.now() })
-        .returning({ id: webhookEndpoints.id });
-      return { id: row!.id, secret };
+      const events = [...new Set(input.events)];
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(webhookEndpoints).values({ url: input.url, secret, events, createdBy: by.actorId, createdAt: clock.now() }).returning({ id: webhookEndpoints.id });
+        await audit.record(tx, { actorId: by.actorId, action: "webhook.add", targetType: "webhook", targetId: row!.id, reason: by.reason, after: { url: input.url, events }, ip: by.ip });
+        return { id: row!.id, secret };
+      });
     },
 
-    /** Removes an endpoint and its queue. */
-    async remove(id: number): Promise<void> {
-      const gone = await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id });
-      if (gone.length === 0) throw new DomainError("not_found");
+    /** Removes an endpoint and its queue, audited. */
+    async remove(id: number, by: AuditBy): Promise<void> {
+      await db.transaction(async (tx) => {
+        const gone = await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id, url: webhookEndpoints.url, events: webhookEndpoints.events });
+        if (gone.length === 0) throw new DomainError("not_found");
+        await audit.record(tx, {
+          actorId: by.actorId,
+          action: "webhook.remove",
+          targetType: "webhook",
+          targetId: id,
+          reason: by.reason,
+          before: { url: gone[0]!.url, events: gone[0]!.events },
+          ip: by.ip,
+        });
+      });
     },
 
-    /** Sends a delivery again by hand: pending now, with a fresh 24 hours of retries. */
-    async resend(deliveryId: number): Promise<void> {
+    /** Sends a delivery again by hand, audited: pending now, with a fresh 24 hours of retries. */
+    async resend(deliveryId: number, by: AuditBy): Promise<void> {
       const now = clock.now();
-      const rows = await db
-        .update(webhookDeliveries)
-        .set({ status: "pending", attempts: 0, nextAttemptAt: now, deadlineAt: new Date(now.getTime() + RETRY_WINDOW_MS), lockedUntil: null, deliveredAt: null })
-        .where(eq(webhookDeliveries.id, deliveryId))
-        .returning({ id: webhookDeliveries.id });
-      if (rows.length === 0) throw new DomainError("not_found");
+      await db.transaction(async (tx) => {
+        const [before] = await tx
+          .select({ status: webhookDeliveries.status, attempts: webhookDeliveries.attempts, endpointId: webhookDeliveries.endpointId, eventId: webhookDeliveries.eventId })
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.id, deliveryId))
+          .for("update");
+        if (!before) throw new DomainError("not_found");
+        await tx
+          .update(webhookDeliveries)
+          .set({ status: "pending", attempts: 0, nextAttemptAt: now, deadlineAt: new Date(now.getTime() + RETRY_WINDOW_MS), lockedUntil: null, deliveredAt: null })
+          .where(eq(webhookDeliveries.id, deliveryId));
+        await audit.record(tx, {
+          actorId: by.actorId,
+          action: "webhook.resend",
+          targetType: "webhook_delivery",
+          targetId: deliveryId,
+          reason: by.reason,
+          before: { status: before.status, attempts: before.attempts, endpoint_id: before.endpointId, event_id: before.eventId },
+          after: { status: "pending" },
+          ip: by.ip,
+        });
+      });
     },
 
     /**

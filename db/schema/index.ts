@@ -8,3 +8,4 @@ export * from "./routing.ts";
 export * from "./content.ts";
 export * from "./admin.ts";
 export * from "./delivery.ts";
+export * from "./dashboard.ts";

@@ -31,6 +31,10 @@ export const SERVER_ENV = {
   RATE_WRITE_USER: "1000000/1m",
   RATE_WRITE_IP: "1000000/1m",
   TOPUP_MAX: "100000000",
+  // The client API's own limits (docs/product/delivery.md#client-api): the heartbeat target is one token from one address.
+  RATE_CLIENT_ACTIVATE_KEY: "1000000/1m",
+  RATE_CLIENT_HEARTBEAT_TOKEN: "1000000/1s",
+  RATE_CLIENT_ADDRESS: "1000000/1s",
 };
 
 /** A returning guest: locale chosen (no redirect from "/"), visitor id set (no Set-Cookie). */
@@ -96,19 +100,8 @@ async function allTransactions(ctx, token) {
   }
 }
 
-async function seedUser(ctx) {
-  const started = Date.now();
-  const email = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const { token } = await api(ctx, "POST", "/v2/web/register", { body: { email, password: BENCH_PASSWORD } });
-
-  const { products } = await api(ctx, "GET", "/v2/web/frontend/data", { token });
-  const product = products.find((p) => p.id === CHEAP_PRODUCT_ID);
-  if (!product) throw new Error(`product ${CHEAP_PRODUCT_ID} is not on sale in the bench client's shopping area`);
-  const before = (await allTransactions(ctx, token)).length;
-  const purchases = TRANSACTIONS - before - 1; // the top-up is a row too
-  const amount = product.price * purchases;
-
-  // The top-up, approved on the demo provider's page as the buyer would, then captured.
+/** A top-up of `amount` through the demo provider: the order, approved on its page as the buyer would, then captured. */
+async function demoTopUp(ctx, token, amount) {
   const order = await api(ctx, "POST", "/v2/web/payment/paypal/order", { token, body: { amount } });
   const approve = new URL(order.approve_url);
   if (approve.pathname !== "/payment/demo") {
@@ -135,6 +128,21 @@ async function seedUser(ctx) {
   }
   const captured = await api(ctx, "POST", "/v2/web/payment/paypal/capture", { token, body: { order_id: order.order_id } });
   if (captured.balance < amount) throw new Error(`after the top-up of ${amount} the balance is ${captured.balance}`);
+}
+
+async function seedUser(ctx) {
+  const started = Date.now();
+  const email = `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const { token } = await api(ctx, "POST", "/v2/web/register", { body: { email, password: BENCH_PASSWORD } });
+
+  const { products } = await api(ctx, "GET", "/v2/web/frontend/data", { token });
+  const product = products.find((p) => p.id === CHEAP_PRODUCT_ID);
+  if (!product) throw new Error(`product ${CHEAP_PRODUCT_ID} is not on sale in the bench client's shopping area`);
+  const before = (await allTransactions(ctx, token)).length;
+  const purchases = TRANSACTIONS - before - 1; // the top-up is a row too
+  const amount = product.price * purchases;
+
+  await demoTopUp(ctx, token, amount);
 
   // The purchases, a few in flight at a time.
   let next = 0;
@@ -186,6 +194,32 @@ const signedIn =
     noted = true;
     return { headers: { Authorization: `Bearer ${user.token}`, Accept: "application/json", "Accept-Language": "ru" }, note, ...extra(user) };
   };
+/**
+ * setup() of the heartbeat target: a new buyer with one pass (a demo top-up, one purchase), its licence activated on one
+ * device by the client API as a game client does; then every request is that client's heartbeat (Bearer client token).
+ */
+async function clientToken(ctx) {
+  const email = `bench-client-${Date.now().toString(36)}@example.com`;
+  const { token } = await api(ctx, "POST", "/v2/web/register", { body: { email, password: BENCH_PASSWORD } });
+  const { products } = await api(ctx, "GET", "/v2/web/frontend/data", { token });
+  const product = products.find((p) => p.id === CHEAP_PRODUCT_ID);
+  if (!product) throw new Error(`product ${CHEAP_PRODUCT_ID} is not on sale in the bench client's shopping area`);
+  try {
+    await demoTopUp(ctx, token, Math.max(product.price, 100));
+  } catch (error) {
+    if (error instanceof Skip) return { skip: `heartbeat skipped: ${error.message}` };
+    throw error;
+  }
+  const bought = await api(ctx, "POST", "/v2/web/user/purchase", { token, body: { product_id: CHEAP_PRODUCT_ID } });
+  const pass = bought.subscriptions.find((s) => s.cheat_id === product.cheat_id);
+  if (!pass?.licence_key) throw new Error("the purchase answered no licence_key");
+  const activated = await api(ctx, "POST", "/v2/client/activate", { body: { key: pass.licence_key, hwid: "bench-device-1", client_version: "bench" } });
+  return {
+    headers: { Authorization: `Bearer ${activated.token}`, Accept: "application/json" },
+    note: `heartbeat: buyer ${email} with one pass of cheat ${product.cheat_id}, licence activated on one device; each request a signed entitlement`,
+  };
+}
+
 const TRANSACTIONS_EXPECT = { contains: ['"data":[{"id":'], noSetCookie: true, contentType: "application/json" };
 
 export const targets = [
@@ -280,6 +314,15 @@ export const targets = [
     setup: signedIn(),
     expect: { contains: ['"transactions":[{"id":', '"cheats"'], noSetCookie: true, contentType: "application/json" },
   },
+  {
+    id: "heartbeat",
+    name: "server: POST /v2/client/heartbeat (signed entitlement)",
+    base: "server",
+    path: "/v2/client/heartbeat",
+    method: "POST",
+    setup: clientToken,
+    expect: { contains: ['"entitled\\":true', '"signature":'], noSetCookie: true, contentType: "application/json" },
+  },
 ];
 
 /** The verdicts of the performance issue; `of` is the target compared with. */
@@ -289,6 +332,7 @@ export const verdicts = [
   { kind: "p99", target: "landing-cached", atMostMs: 50, label: "landing from page cache p99 ≤ 50 ms" },
   // Informational (no threshold in the issue): printed as INFO, never FAIL.
   { kind: "info", target: "login", label: "sign-in of the demo user (Argon2)" },
+  { kind: "info", target: "heartbeat", label: "client heartbeat (Ed25519-signed entitlement, docs/product/delivery.md#client-api)" },
   {
     kind: "compare",
     label: `transactions page 50 vs page 1 (${TRANSACTIONS.toLocaleString("en-US")} rows), req/s`,

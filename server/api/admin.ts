@@ -6,13 +6,13 @@ import { Hono, type Context } from "hono";
 import { stream } from "hono/streaming";
 import {
   AuditQuerySchema,
+  auditFilterOf,
   BalanceSchema,
   CompensationSchema,
   EndSessionsSchema,
   GrantSchema,
+  paymentFilterOf,
   PaymentsQuerySchema,
-  periodEnd,
-  periodStart,
   ReasonOnlySchema,
   RefundSchema,
   ResendMailSchema,
@@ -121,13 +121,7 @@ export function adminRoutes() {
 
   api.get("/v2/admin/payments", async (c) => {
     const q = query(c, PaymentsQuerySchema);
-    const filter = {
-      userId: q.user,
-      status: q.status,
-      provider: q.provider,
-      from: q.from === undefined ? undefined : periodStart(q.from),
-      to: q.to === undefined ? undefined : periodEnd(q.to),
-    };
+    const filter = paymentFilterOf(q);
     const { admin } = services(c);
     if (q.format === "csv") {
       c.header("Content-Type", "text/csv; charset=utf-8");
@@ -172,16 +166,7 @@ export function adminRoutes() {
   // ---- the audit log ----
 
   api.get("/v2/admin/audit", async (c) => {
-    const q = query(c, AuditQuerySchema);
-    const [targetType, ...rest] = q.target?.split(":") ?? [];
-    const page = await services(c).audit.list({
-      actorId: q.actor,
-      targetType,
-      targetId: rest.length > 0 ? rest.join(":") : undefined,
-      action: q.action,
-      before: q.cursor,
-      limit: q.limit,
-    });
+    const page = await services(c).audit.list(auditFilterOf(query(c, AuditQuerySchema)));
     return ok(c, { entries: page.entries.map(auditEntryDto), next_cursor: page.nextCursor === null ? null : String(page.nextCursor) });
   });
 

@@ -8,16 +8,20 @@ import { ok } from "../http/envelope.ts";
 import { fileResponse } from "../http/file-response.ts";
 import { readUpload } from "../http/multipart.ts";
 import { bearerToken, requireAuth } from "../middleware/session.ts";
-import { requireInterimOwner } from "../middleware/interim-owner.ts";
+import { operatorGuard, permit, requireOperator } from "../middleware/operator.ts";
+import type { AuditBy } from "../../core/audit/index.ts";
 import { addressKey } from "../../core/ratelimit/index.ts";
 import { DomainError, isDomainError } from "../../core/shared/errors.ts";
 import { IdTextSchema } from "../../core/shared/schema.ts";
-import { ActivateSchema, BuildFieldsSchema, DownloadQuerySchema, LicenceSchema, WebhookEndpointSchema } from "../../core/delivery/delivery.schema.ts";
+import { ActivateSchema, BuildFieldsSchema, DeliveryReasonSchema, DownloadQuerySchema, LicenceSchema, WebhookEndpointSchema } from "../../core/delivery/delivery.schema.ts";
 import type { Translate } from "../../i18n/translate.ts";
 import { buildDto, downloadDto, licenceDto, webhookDto } from "./wire/delivery.ts";
 
-/** The one request body allowed past BODY_LIMIT_BYTES: a build upload, streamed (app.ts). */
-export const BUILD_UPLOAD_PATH = /^\/v2\/admin\/games\/[^/]+\/builds$/;
+/**
+ * The one request body allowed past BODY_LIMIT_BYTES: a build upload, streamed (app.ts) — the API's, and the back office's
+ * builds page in any language (app/routes/admin/delivery-builds.tsx).
+ */
+export const isBuildUpload = (path: string) => /^\/v2\/admin\/games\/[^/]+\/builds$/.test(path) || /^(\/[a-z]{2})?\/admin\/delivery\/builds$/.test(path);
 
 /** The setup steps of a download, in the reader's language. */
 export const setupSteps = (t: Translate) => [t("download.steps.1"), t("download.steps.2"), t("download.steps.3"), t("download.steps.4")];
@@ -91,19 +95,34 @@ export function deliveryRoutes() {
     }
   });
 
-  // ---- operators (owner): builds and webhooks ----
+  // ---- operators (owner): builds and webhooks (docs/product/delivery.md#operator-calls) ----
+  // Behind the back office's guard (guests 401, buyers 403, operators without 2FA 403 two_fa_required), owners
+  // only (support 403), every write audited with the operator, their address and a reason.
 
-  api.post("/v2/admin/games/:id/builds", async (c) => {
-    const owner = requireInterimOwner(c);
+  const owner = [operatorGuard(), permit("delivery")] as const;
+  const by = (c: Context<HonoEnv>, reason: string | undefined, fallback: string): AuditBy => ({ actorId: requireOperator(c).id, ip: c.get("info").clientIp, reason: reason ?? fallback });
+  const endpoints = async (c: Context<HonoEnv>) => (await services(c).webhooks.list()).map(webhookDto);
+
+  api.get("/v2/admin/games/:id/builds", ...owner, async (c) => {
+    const { builds, catalog } = services(c);
+    const game = catalog.cheatById(idParam(c, "id"));
+    if (!game) throw new DomainError("not_found");
+    return ok(c, { builds: (await builds.list(game.id)).map(buildDto) });
+  });
+
+  api.post("/v2/admin/games/:id/builds", ...owner, async (c) => {
     const { builds, catalog, settings } = services(c);
     const game = catalog.cheatById(idParam(c, "id"));
     if (!game) throw new DomainError("not_found");
-    const upload = await readUpload(c, { fileField: "file", maxBytes: settings.BUILD_MAX_BYTES, receive: (file) => builds.receive(file) });
+    const upload = await readUpload(
+      { raw: c.req.raw, header: (name, value) => c.header(name, value) },
+      { fileField: "file", maxBytes: settings.BUILD_MAX_BYTES, receive: (file) => builds.receive(file) },
+    );
     if (!upload.file) throw new DomainError("validation_failed", "errors.validation_failed", { fields: { file: "validation.required" } });
     const stored = upload.file.stored;
     try {
       const fields = validate(BuildFieldsSchema, upload.fields);
-      const build = await builds.publish(game.id, stored, { ...fields, fileName: upload.file.name }, owner.user.id);
+      const build = await builds.publish(game.id, stored, { version: fields.version, notes: fields.notes, fileName: upload.file.name }, by(c, fields.reason, `build ${fields.version} uploaded`));
       return ok(c, { build: buildDto(build) });
     } catch (error) {
       await builds.discard(stored);
@@ -111,33 +130,26 @@ export function deliveryRoutes() {
     }
   });
 
-  api.get("/v2/admin/webhooks", async (c) => {
-    requireInterimOwner(c);
-    return ok(c, { webhooks: (await services(c).webhooks.list()).map(webhookDto) });
-  });
+  api.get("/v2/admin/webhooks", ...owner, async (c) => ok(c, { webhooks: await endpoints(c) }));
 
-  api.post("/v2/admin/webhooks", async (c) => {
-    const owner = requireInterimOwner(c);
-    const input = await jsonBody(c, WebhookEndpointSchema);
-    const { webhooks } = services(c);
-    const created = await webhooks.create(input, owner.user.id);
-    const endpoint = (await webhooks.list()).find((e) => e.id === created.id)!;
+  api.post("/v2/admin/webhooks", ...owner, async (c) => {
+    const { reason, ...input } = await jsonBody(c, WebhookEndpointSchema);
+    const created = await services(c).webhooks.create(input, by(c, reason, "endpoint added"));
+    const list = await endpoints(c);
     // The secret is answered this once.
-    return ok(c, { webhook: { ...webhookDto(endpoint), secret: created.secret }, webhooks: (await webhooks.list()).map(webhookDto) });
+    return ok(c, { webhook: { ...list.find((e) => e.id === created.id)!, secret: created.secret }, webhooks: list });
   });
 
-  api.delete("/v2/admin/webhooks/:id", async (c) => {
-    requireInterimOwner(c);
-    const { webhooks } = services(c);
-    await webhooks.remove(idParam(c, "id"));
-    return ok(c, { webhooks: (await webhooks.list()).map(webhookDto) });
+  api.delete("/v2/admin/webhooks/:id", ...owner, async (c) => {
+    const { reason } = await jsonBody(c, DeliveryReasonSchema);
+    await services(c).webhooks.remove(idParam(c, "id"), by(c, reason, "endpoint removed"));
+    return ok(c, { webhooks: await endpoints(c) });
   });
 
-  api.post("/v2/admin/webhooks/deliveries/:id/resend", async (c) => {
-    requireInterimOwner(c);
-    const { webhooks } = services(c);
-    await webhooks.resend(idParam(c, "id"));
-    return ok(c, { webhooks: (await webhooks.list()).map(webhookDto) });
+  api.post("/v2/admin/webhooks/deliveries/:id/resend", ...owner, async (c) => {
+    const { reason } = await jsonBody(c, DeliveryReasonSchema);
+    await services(c).webhooks.resend(idParam(c, "id"), by(c, reason, "resent by hand"));
+    return ok(c, { webhooks: await endpoints(c) });
   });
 
   return api;

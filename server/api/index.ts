@@ -6,6 +6,7 @@ import { accountRoutes } from "./accounts.ts";
 import { isApiPath } from "./paths.ts";
 import { commerceRoutes } from "./commerce.ts";
 import { adminRoutes } from "./admin.ts";
+import { catalogueRoutes } from "./catalogue.ts";
 import { deliveryRoutes } from "./delivery.ts";
 import { bearerToken } from "../middleware/session.ts";
 import { emailPreferencesDto, userDto } from "./wire/accounts.ts";
@@ -26,6 +27,7 @@ export function apiRoutes() {
   api.route("/", accountRoutes());
   api.route("/", commerceRoutes());
   api.route("/", adminRoutes());
+  api.route("/", catalogueRoutes());
   api.route("/", deliveryRoutes());
 
   api.get("/v2/web/frontend/data", async (c) => {

@@ -4,11 +4,12 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { Busboy, type BusboyInstance } from "@fastify/busboy";
-import type { Context } from "hono";
 import { DomainError } from "../../core/shared/errors.ts";
-import type { HonoEnv } from "../context.ts";
 
 export type Upload<T> = { fields: Record<string, string>; file?: { name: string; stored: T } };
+
+/** The request an upload comes in, and how to set a header of its answer: the API's and the back office page's alike. */
+export type UploadRequest = { raw: Request; header(name: string, value: string): void };
 
 /** What the fields together may weigh, on top of the file. */
 const FIELDS_BYTES = 64 * 1024;
@@ -18,15 +19,15 @@ const FIELDS_BYTES = 64 * 1024;
  * (other file parts are skipped). A body announced larger than `maxBytes` and the fields is refused
  * before it is read; `receive` refuses one that turns out larger.
  */
-export async function readUpload<T>(c: Context<HonoEnv>, options: { fileField: string; maxBytes: number; receive: (file: Readable) => Promise<T> }): Promise<Upload<T>> {
-  const type = c.req.header("content-type") ?? "";
+export async function readUpload<T>(c: UploadRequest, options: { fileField: string; maxBytes: number; receive: (file: Readable) => Promise<T> }): Promise<Upload<T>> {
+  const type = c.raw.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data;/i.test(type)) throw new DomainError("unsupported_media_type", "errors.unsupported_media_type_multipart");
-  const length = Number(c.req.header("content-length") ?? "0");
+  const length = Number(c.raw.headers.get("content-length") ?? "0");
   if (length > options.maxBytes + FIELDS_BYTES) {
     c.header("Connection", "close");
     throw new DomainError("payload_too_large");
   }
-  const body = c.req.raw.body;
+  const body = c.raw.body;
   if (!body) throw new DomainError("validation_failed", "errors.validation_failed", { fields: { [options.fileField]: "validation.required" } });
   const source = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
   let parser: BusboyInstance;

@@ -6,7 +6,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { Actor } from "../../core/admin/index.ts";
 import type { Operator, Permission } from "../../core/operators/index.ts";
-import { DomainError } from "../../core/shared/errors.ts";
 import type { HonoEnv } from "../context.ts";
 import { requireAuth } from "./session.ts";
 
@@ -45,9 +44,5 @@ export function permit(permission: Permission): MiddlewareHandler<HonoEnv> {
  * malformed request does not spend a code.
  */
 export async function requireStepUp(c: Context<HonoEnv>, code: string | undefined): Promise<void> {
-  const { operators, admin } = c.get("services");
-  const operator = requireOperator(c);
-  if (operators.steppedUp(operator)) return;
-  if (code === undefined) throw new DomainError("step_up_required");
-  await admin.stepUp(operator, code, { ip: c.get("info").clientIp });
+  await c.get("services").admin.requireStepUp(requireOperator(c), code, { ip: c.get("info").clientIp });
 }

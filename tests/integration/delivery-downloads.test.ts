@@ -13,14 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builds } from "../../db/schema/index.ts";
 import { manualClock } from "../../core/shared/clock.ts";
 import { GAMES, PRODUCTS, registerUser, signIn, useShop, type User } from "../kit/shop.ts";
-import { buyerWithPass, OWNER_EMAIL, registerOwner, uploadBuild, useListening } from "./delivery-kit.ts";
-
-/** An owner by address who has not turned two-factor codes on. */
-const NO_2FA_OWNER = "lax-owner@delivery.test";
+import { buyerWithPass, uploadBuild, useListening } from "./delivery-kit.ts";
+import { auditEntries, makeOperator } from "./admin-kit.ts";
 const STORAGE = mkdtempSync(path.join(os.tmpdir(), "nova-builds-"));
 const MAX = 200_000;
 const clock = manualClock(new Date("2026-07-01T09:00:00.000Z"));
-const shop = useShop({ clock, env: { STORAGE_DIR: STORAGE, BUILD_MAX_BYTES: String(MAX), OWNER_EMAILS: `${OWNER_EMAIL},${NO_2FA_OWNER}`, DOWNLOAD_LINK_SECONDS: "600" } });
+const shop = useShop({ clock, env: { STORAGE_DIR: STORAGE, BUILD_MAX_BYTES: String(MAX), DOWNLOAD_LINK_SECONDS: "600" } });
 const listening = useListening(shop);
 afterAll(() => rmSync(STORAGE, { recursive: true, force: true }));
 
@@ -43,21 +41,27 @@ describe("uploading a build", () => {
     await shop.services.db.delete(builds);
   });
 
-  it("is for owners with two-factor codes: guests 401, buyers 403, an owner without 2FA 403", async () => {
+  it("is for owners behind the back office's guard: guests 401, buyers 403, an owner without 2FA 403, support 403", async () => {
     const file = { bytes: FILE, name: "nova-minecraft.zip" };
     expect((await uploadBuild(shop, undefined, GAMES.minecraft.id, { file, version: "1.0.0" })).status).toBe(401);
     const buyer = await registerUser(shop);
     expect((await uploadBuild(shop, buyer.token, GAMES.minecraft.id, { file, version: "1.0.0" })).body.code).toBe("forbidden");
-    const unguarded = await registerOwner(shop, clock, { email: NO_2FA_OWNER, twoFa: false });
+    const unguarded = await makeOperator(shop, clock, "owner", { twoFa: false });
     const refused = await uploadBuild(shop, unguarded.token, GAMES.minecraft.id, { file, version: "1.0.0" });
     expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("two_fa_required");
     expect(refused.body.message).toMatch(/two-factor/i);
+    const support = await makeOperator(shop, clock, "support");
+    const notOwner = await uploadBuild(shop, support.token, GAMES.minecraft.id, { file, version: "1.0.0" });
+    expect(notOwner.status).toBe(403);
+    expect(notOwner.body.code).toBe("forbidden");
+    expect((await shop.call("GET", `/v2/admin/games/${GAMES.minecraft.id}/builds`, { token: support.token })).status).toBe(403);
     expect(await shop.services.db.select().from(builds)).toEqual([]);
   });
 
   it("streams the file to STORAGE_DIR and answers its size and SHA-256", async () => {
-    owner = await registerOwner(shop, clock);
-    const reply = await uploadBuild(shop, owner.token, GAMES.minecraft.id, { file: { bytes: FILE, name: "nova-minecraft.zip" }, version: "1.0.0", notes: "First build." });
+    owner = await makeOperator(shop, clock, "owner");
+    const reply = await uploadBuild(shop, owner.token, GAMES.minecraft.id, { file: { bytes: FILE, name: "nova-minecraft.zip" }, version: "1.0.0", notes: "First build.", reason: "release 1.0" });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     expect(reply.body.build).toEqual({
       id: expect.any(Number),
@@ -72,6 +76,17 @@ describe("uploading a build", () => {
     const [row] = await shop.services.db.select().from(builds).where(eq(builds.id, reply.body.build.id));
     expect(readFileSync(path.join(STORAGE, row!.storagePath)).equals(FILE)).toBe(true);
     expect(readdirSync(path.join(STORAGE, "tmp"))).toEqual([]);
+    // Audited: who, from where, why, what (docs/product/back-office.md#audit-log); the list has it.
+    const [entry] = await auditEntries(shop, "build.upload");
+    expect(entry).toMatchObject({
+      actorId: owner.id,
+      targetType: "build",
+      targetId: String(reply.body.build.id),
+      reason: "release 1.0",
+      after: { version: "1.0.0", sha256: SHA, size: FILE.length },
+    });
+    const listed = await shop.call("GET", `/v2/admin/games/${GAMES.minecraft.id}/builds`, { token: owner.token });
+    expect(listed.body.builds).toEqual([reply.body.build]);
   });
 
   it("refuses a file over BUILD_MAX_BYTES (413), a missing file or version (400) and an unknown game (404), leaving nothing behind", async () => {

@@ -16,19 +16,19 @@ import { createTestDatabase, type TestDatabase } from "../kit/database.ts";
 import { startTestApp } from "../kit/app.ts";
 import { startWebhookReceiver, type Received, type WebhookReceiver } from "../kit/webhook-receiver.ts";
 import { GAMES, PRODUCTS, registerUser, useShop, type User } from "../kit/shop.ts";
-import { OWNER_EMAIL, registerOwner } from "./delivery-kit.ts";
+import { auditEntries, makeOperator, signInWithCode, type Operator } from "./admin-kit.ts";
 
 const TIMEOUT_MS = 300;
 const clock = manualClock(new Date("2026-08-01T10:00:00.000Z"));
-const shop = useShop({ clock, paypal: true, env: { OWNER_EMAILS: OWNER_EMAIL, WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } });
+const shop = useShop({ clock, paypal: true, env: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } });
 let receiver: WebhookReceiver;
-let owner: User;
+let owner: Operator;
 let secret = "";
 let endpointId = 0;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  owner = await registerOwner(shop, clock);
+  owner = await makeOperator(shop, clock, "owner");
 });
 afterAll(() => receiver.stop());
 
@@ -57,12 +57,15 @@ async function drain() {
 }
 
 describe("endpoints (owner)", () => {
-  it("registers an endpoint, answers its secret once, lists it with its deliveries; guests 401, buyers 403", async () => {
+  it("registers an endpoint, answers its secret once, lists it with its deliveries; guests 401, buyers and support 403", async () => {
     const body = { url: receiver.url, events: ["subscription.updated", "payment.completed", "payment.refunded", "user.suspended"] };
     expect((await shop.call("POST", "/v2/admin/webhooks", { json: body })).status).toBe(401);
     const buyer = await registerUser(shop);
     expect((await shop.call("POST", "/v2/admin/webhooks", { token: buyer.token, json: body })).status).toBe(403);
     expect((await shop.call("GET", "/v2/admin/webhooks", { token: buyer.token })).status).toBe(403);
+    const support = await makeOperator(shop, clock, "support");
+    expect((await shop.call("POST", "/v2/admin/webhooks", { token: support.token, json: body })).body.code).toBe("forbidden");
+    expect((await shop.call("GET", "/v2/admin/webhooks", { token: support.token })).status).toBe(403);
 
     const created = await shop.call("POST", "/v2/admin/webhooks", { token: owner.token, json: body });
     expect(created.status, created.text).toBe(200);
@@ -73,6 +76,10 @@ describe("endpoints (owner)", () => {
     const listed = await shop.call("GET", "/v2/admin/webhooks", { token: owner.token });
     expect(listed.body.webhooks).toEqual([expect.objectContaining({ id: endpointId, secret_hint: `${secret.slice(0, 4)}…` })]);
     expect(listed.text).not.toContain(secret);
+    // Audited without the secret; the API's own reason when the call names none.
+    const [entry] = await auditEntries(shop, "webhook.add");
+    expect(entry).toMatchObject({ actorId: owner.id, targetType: "webhook", targetId: String(endpointId), reason: "endpoint added", after: { url: receiver.url, events: body.events } });
+    expect(JSON.stringify(entry)).not.toContain(secret);
   });
 
   it("refuses a bad URL or event list with 400 validation_failed", async () => {
@@ -167,13 +174,21 @@ describe("delivery", () => {
     }
     expect(clock.now().getTime() - start).toBeLessThanOrEqual(24 * 3600_000);
     expect(clock.now().getTime() - start).toBeGreaterThan(23 * 3600_000);
-    // (The owner's session, 336 h, outlives the day; the buyer needs none.)
+    // An operator's session lasts 12 h: the owner signs in again after the day (the buyer needs none).
+    owner = { ...owner, token: await signInWithCode(shop, clock, owner, owner.secret) };
     const listed = await shop.call("GET", "/v2/admin/webhooks", { token: owner.token });
     const failed = (listed.body.webhooks[0].deliveries as { id: number; status: string; user_id: number; attempts: number; last_status: number }[]).find((d) => d.user_id === buyer.id)!;
     expect(failed).toMatchObject({ status: "failed", attempts, last_status: 503 });
 
-    const resent = await shop.call("POST", `/v2/admin/webhooks/deliveries/${failed.id}/resend`, { token: owner.token });
+    const resent = await shop.call("POST", `/v2/admin/webhooks/deliveries/${failed.id}/resend`, { token: owner.token, json: { reason: "receiver fixed" } });
     expect(resent.status, resent.text).toBe(200);
+    expect((await auditEntries(shop, "webhook.resend"))[0]).toMatchObject({
+      actorId: owner.id,
+      targetId: String(failed.id),
+      reason: "receiver fixed",
+      before: { status: "failed" },
+      after: { status: "pending" },
+    });
     expect(await deliver()).toMatchObject({ delivered: 1 });
     expect((await deliveriesOf(buyer.id))[0]).toMatchObject({ status: "delivered", attempts: 1 });
   });
@@ -231,6 +246,12 @@ describe("delivery", () => {
     const removed = await shop.call("DELETE", `/v2/admin/webhooks/${other.body.webhook.id}`, { token: owner.token });
     expect(removed.status, removed.text).toBe(200);
     expect(removed.body.webhooks.map((w: { id: number }) => w.id)).toEqual([endpointId]);
+    expect((await auditEntries(shop, "webhook.remove"))[0]).toMatchObject({
+      actorId: owner.id,
+      targetId: String(other.body.webhook.id),
+      reason: "endpoint removed",
+      before: { events: ["user.suspended"] },
+    });
     expect((await shop.call("DELETE", `/v2/admin/webhooks/${other.body.webhook.id}`, { token: owner.token })).status).toBe(404);
   });
 });
@@ -258,7 +279,7 @@ describe("an app restart mid-delivery", () => {
     const env = { WEBHOOK_TIMEOUT_MS: "2000" };
     const first = await startTestApp({ clock: restartClock, pages: false, env, databaseUrl: () => url });
     const { services } = first;
-    await services.webhooks.create({ url: receiver.url, events: ["subscription.updated"] }, null);
+    await services.webhooks.create({ url: receiver.url, events: ["subscription.updated"] }, { actorId: null, ip: null, reason: "test" });
     const [user] = await services.db
       .insert(users)
       .values({ email: `restart-${Date.now()}@example.com`, passwordHash: "x", referralCode: `R${Date.now()}` })

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../core/shared/clock.ts";
 import type { MessageKey, Params } from "../../i18n/translate.ts";
 import { BUILD_DIR, loadBuild } from "../../server/main.ts";
-import { PASSWORD, PRODUCTS, codeIn, setCookie, registerUser, uniqueEmail, useShop } from "../kit/shop.ts";
+import { PASSWORD, PRODUCTS, codeIn, postPageForm, setCookie, registerUser, uniqueEmail, useShop } from "../kit/shop.ts";
 
 const shop = useShop({ smtp: true, pages: true, clock: systemClock });
 let serial = 0;
@@ -22,18 +22,7 @@ const t = (key: MessageKey, params?: Params) => shop.services.catalogs.t("en")(k
 const html = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll("'", "&#x27;").replaceAll('"', "&quot;");
 
 function form(path: string, fields: Record<string, string>, cookie?: string) {
-  return shop.request(path, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      origin: shop.services.settings.PUBLIC_URL,
-      "sec-fetch-site": "same-origin",
-      "x-forwarded-for": uniqueIp(),
-      ...(cookie ? { cookie } : {}),
-    },
-    body: new URLSearchParams(fields).toString(),
-    redirect: "manual",
-  });
+  return postPageForm(shop, path, fields, cookie);
 }
 
 /** A new user, signed in, with the cookie the pages read. */

@@ -60,6 +60,7 @@ export async function startTestApp(
     request: (p, init) => Promise.resolve(app.request(p.startsWith("http") ? p : `${TEST_ORIGIN}${p}`, init)),
     async stop() {
       await services.background.drain();
+      await services.changes.close();
       await services.redis?.quit().catch(() => services.redis?.disconnect());
       await services.database.close();
       await database.drop();

@@ -1,0 +1,74 @@
+// The change bus's other transports (server/changes.ts, docs/product/operations.md#change-bus): on
+// the embedded database with REDIS_URL, Redis pub/sub carries a change to every other bus — each
+// reloads what the change names, and none applies its own notice twice; without Redis (and off
+// PostgreSQL) a change applies in its own process only.
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { createChangeBus, type ChangeBus } from "../../server/changes.ts";
+import type { Db } from "../../db/client.ts";
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const quiet = { warn: () => {}, info: () => {} };
+const opened: { bus: ChangeBus; redis?: Redis }[] = [];
+
+function counting() {
+  const seen = { catalog: 0, content: 0, route_rules: 0 };
+  const targets = {
+    catalog: { reload: async () => void seen.catalog++ },
+    content: { reload: async () => void seen.content++ },
+    routeRules: { changed: () => void seen.route_rules++ },
+  };
+  return { seen, targets };
+}
+
+async function bus(withRedis: boolean) {
+  const { seen, targets } = counting();
+  const redis = withRedis ? new Redis(REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 0 }) : undefined;
+  if (redis) await new Promise<void>((resolve) => redis.once("ready", () => resolve()));
+  const b = createChangeBus({ db: {} as Db, databaseUrl: "memory://", databaseKind: "pglite", redis, targets, logger: quiet });
+  await b.start();
+  opened.push({ bus: b, redis });
+  return { bus: b, seen };
+}
+
+afterAll(async () => {
+  for (const { bus, redis } of opened) {
+    await bus.close();
+    await redis?.quit();
+  }
+});
+
+async function until(check: () => boolean) {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > 2000) throw new Error("not within 2 s");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe("the change bus", () => {
+  it("carries a change through Redis pub/sub to the other processes within 2 s, and applies it once where it was made", async () => {
+    const a = await bus(true);
+    const b = await bus(true);
+    expect(a.bus.transport).toBe("redis");
+    // The subscriptions are made in the background: wait until a notice gets through.
+    await until(() => b.seen.content > 0 || (void a.bus.publish("content"), false));
+    const before = { ...a.seen };
+    await a.bus.publish("catalog");
+    expect(a.seen.catalog).toBe(before.catalog + 1);
+    await until(() => b.seen.catalog === 1);
+    await a.bus.publish("route_rules");
+    await until(() => b.seen.route_rules === 1);
+    await new Promise((r) => setTimeout(r, 100));
+    // Its own notices come back to a, and a ignores them.
+    expect(a.seen.catalog).toBe(before.catalog + 1);
+    expect(a.seen.route_rules).toBe(1);
+  });
+
+  it("applies a change in its own process alone on the embedded database without Redis", async () => {
+    const a = await bus(false);
+    expect(a.bus.transport).toBe("local");
+    await a.bus.publish("catalog");
+    expect(a.seen).toEqual({ catalog: 1, content: 0, route_rules: 0 });
+  });
+});
