@@ -1,6 +1,6 @@
 // The document: language attributes, alternates and canonical link, the message catalogue
 // preload, and the error screens (docs/product/routes.md#not-found-and-error-screens).
-import { isRouteErrorResponse, UNSAFE_FrameworkContext, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError, useRouteLoaderData } from "react-router";
+import { isRouteErrorResponse, UNSAFE_FrameworkContext, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useNavigation, useRouteError, useRouteLoaderData } from "react-router";
 import { useContext, type ReactNode } from "react";
 import { LANG_TAG, LOCALES, localePath } from "../i18n/locales.ts";
 import { isTimeZone } from "../i18n/format.ts";
@@ -27,9 +27,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const timeZone = auth ? (isTimeZone(tz) ? tz : (auth.user.timeZone ?? "UTC")) : "UTC";
   // The header's inbox (docs/product/accounts.md#notifications): never fails the page.
   const inbox = auth ? await services.notifications.inbox(auth.user.id, t).catch((err: unknown) => (services.logger.error({ err }, "inbox failed"), null)) : null;
+  // The account menu's game (balance, referral, settings are per game) and the 404's suggestions.
+  const games = services.catalog.cheats().map(({ slug, name }) => ({ slug, name }));
+  const stored = readCookie(request, "game");
+  const game = games.find((g) => g.slug === stored)?.slug ?? games[0]?.slug ?? "dota2";
   return {
     timeZone,
     inbox,
+    games,
+    game,
     locale,
     path,
     /** The page's query ("?product=3"), which the language switcher keeps; "" for none. */
@@ -58,6 +64,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const locale = useLocale();
   const langTag = useLangTag();
   const hydrate = useHydrate();
+  const t = useT();
+  const error = useRouteError();
   return (
     <html lang={langTag} data-locale={locale} dir="ltr">
       <head>
@@ -66,11 +74,16 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="color-scheme" content="dark" />
         <Meta />
         <PageScript name="timeZone" />
-        {data && <Alternates path={data.path} publicUrl={data.publicUrl} />}
+        {/* An error screen (a 404 included) is no page to index: no canonical, no alternates. */}
+        {data && !error && <Alternates path={data.path} publicUrl={data.publicUrl} />}
+        {data && <meta property="og:image" content={`${data.publicUrl}/og.png`} />}
         {data && hydrate && <link rel="preload" as="fetch" crossOrigin="anonymous" href={data.i18nUrl} id="i18n-messages" />}
         <Links />
       </head>
       <body>
+        <a className="skip-link" href="#main">
+          {t("nav.skip")}
+        </a>
         {children}
         {hydrate && <ScrollRestoration />}
         {hydrate && <Scripts />}
@@ -103,7 +116,15 @@ function Alternates({ path, publicUrl }: { path: string; publicUrl: string }) {
 }
 
 export default function App() {
-  return <Outlet />;
+  // A thin bar at the top while a client-side navigation or form post is under way (pages that
+  // run no script load as documents, with the browser's own indicator).
+  const busy = useNavigation().state !== "idle";
+  return (
+    <>
+      {busy && <div className="nav-progress" aria-hidden="true" />}
+      <Outlet />
+    </>
+  );
 }
 
 export function ErrorBoundary() {

@@ -42,7 +42,7 @@ const JOURNEYS: Journey[] = [
     heading: "Играйте увереннее. Платите только за нужный срок.",
     gamesTitle: "Игры",
     fromPrice: /^от \d+,\d{2}\s\$$/,
-    game: { slug: "minecraft", openLabel: "Тарифы для Minecraft", title: "Подписка на Minecraft" },
+    game: { slug: "minecraft", openLabel: "Смотреть тарифы для Minecraft", title: "Подписка на Minecraft" },
     plansTitle: "Тарифы",
     plans: ["1 день", "7 дней", "30 дней", "90 дней"],
     price: /^\d+,\d{2}\s\$$/,

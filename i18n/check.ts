@@ -17,7 +17,7 @@ export type ProblemKind = "keys" | "syntax" | "arguments" | "plural" | "empty" |
 export type Problem = { kind: ProblemKind; locale: Locale; key?: string; message: string };
 
 /** Strings that are the same in every language: brand and game names, codes, a payment provider's name. */
-const SAME_EVERYWHERE = new Set(["home.hero.eyebrow", "receipt.method.paypal"]);
+const SAME_EVERYWHERE = new Set(["home.hero.eyebrow", "receipt.method.paypal", "nav.menu"]);
 
 function compiledOrProblem(locale: Locale, key: string, text: string, problems: Problem[]): Compiled | undefined {
   try {

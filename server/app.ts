@@ -22,6 +22,7 @@ import { apiRoutes } from "./api/index.ts";
 import { isApiPath } from "./api/paths.ts";
 import { isBuildUpload } from "./api/delivery.ts";
 import { pageHandler } from "./pages.ts";
+import { robotsTxt } from "./robots.ts";
 import { sitemapXml } from "./sitemap.ts";
 import { devMailRoutes } from "./dev-mail.ts";
 import { jobsHealthy } from "./jobs.ts";
@@ -125,6 +126,9 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
     app.use("/media/*", serveStatic({ root }));
     app.get("/media/*", (c) => c.text("Not Found", 404));
     app.get("/favicon.svg", serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=86400") }));
+    // The icon browsers ask for unbidden, and the image shared links show (og:image, root.tsx).
+    app.get("/favicon.ico", serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=86400") }));
+    app.get("/og.png", serveStatic({ root, onFound: (_path, c) => c.header("Cache-Control", "public, max-age=86400") }));
   }
 
   app.get("/_i18n/:hash/:locale/messages.json", (c) => {
@@ -134,6 +138,11 @@ export function createApp(services: Services, options: AppOptions = {}): Hono<Ho
     c.header("Cache-Control", "public, max-age=86400");
     c.header("Content-Type", "application/json; charset=utf-8");
     return c.body(catalogs.json(locale));
+  });
+
+  app.get("/robots.txt", (c) => {
+    c.header("Cache-Control", "public, max-age=3600");
+    return c.text(robotsTxt(settings.PUBLIC_URL));
   });
 
   app.on("GET", ["/sitemap.xml", "/:lang/sitemap.xml"], async (c, next) => {

@@ -4,11 +4,14 @@
 import { useEffect, useRef, useState } from "react";
 import { Icon } from "./ui/icons.tsx";
 
-export type CopyTexts = { label: string; copy: string; copied: string; failed: string };
+/** `share` and `shareText`: a Share button (the system's share sheet) where the browser has one. */
+export type CopyTexts = { label: string; copy: string; copied: string; failed: string; share?: string; shareText?: string };
 
 export function CopyField({ id, value, texts, mono = false }: { id: string; value: string; texts: CopyTexts; mono?: boolean }) {
   const input = useRef<HTMLInputElement>(null);
   const [canCopy, setCanCopy] = useState(false);
+  const [canShare, setCanShare] = useState(false);
+  useEffect(() => setCanShare(Boolean(texts.share) && typeof navigator !== "undefined" && typeof navigator.share === "function"), [texts.share]);
   const [copied, setCopied] = useState<"yes" | "no" | null>(null);
   useEffect(() => setCanCopy(typeof navigator !== "undefined" && Boolean(navigator.clipboard)), []);
   useEffect(() => {
@@ -37,6 +40,18 @@ export function CopyField({ id, value, texts, mono = false }: { id: string; valu
         <button type="button" className="btn btn-primary" onClick={copy}>
           <Icon name={copied === "yes" ? "check" : "arrowRight"} size={18} />
           {copied === "yes" ? texts.copied : texts.copy}
+        </button>
+      )}
+      {canShare && (
+        <button
+          type="button"
+          className="btn btn-secondary"
+          onClick={() => {
+            // A dismissed share sheet rejects: nothing to report.
+            navigator.share({ text: texts.shareText, url: value }).catch(() => undefined);
+          }}
+        >
+          {texts.share}
         </button>
       )}
       <span className="visually-hidden" role="status">

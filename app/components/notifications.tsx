@@ -5,7 +5,8 @@ import type { Translate } from "../../i18n/translate.ts";
 import { useT } from "../lib/i18n.tsx";
 import { Icon } from "./ui/icons.tsx";
 
-export type UiNotification = { id: string; title: string; content: string; error: boolean };
+/** `hint`, our second line under the spec's wording, says what to do now. */
+export type UiNotification = { id: string; title: string; content: string; hint?: string; error: boolean };
 
 type Store = {
   items: UiNotification[];
@@ -47,7 +48,7 @@ export function useNotifications(): Store {
 /** The notification (docs/product/routes.md#failed-calls-in-the-browser) for a failed API call's status, or null where it is only logged. */
 export function notificationForStatus(status: number, t: Translate): Omit<UiNotification, "id"> | null {
   if (status === 400 || status === 404 || status === 500) {
-    return { title: t(`notify.${status}.title`), content: t(`notify.${status}.content`), error: true };
+    return { title: t(`notify.${status}.title`), content: t(`notify.${status}.content`), hint: t(`notify.${status}.hint`), error: true };
   }
   return null;
 }
@@ -62,6 +63,7 @@ function NotificationList({ items, remove }: { items: UiNotification[]; remove(i
           <div className="toast-body">
             <strong>{n.title}</strong>
             <p>{n.content}</p>
+            {n.hint && <p className="toast-hint">{n.hint}</p>}
           </div>
           <button type="button" className="toast-close" onClick={() => remove(n.id)} aria-label={t("notify.close")}>
             <Icon name="close" size={16} />

@@ -31,40 +31,87 @@ export function SiteHeader({ signedIn: forced }: { signedIn?: boolean } = {}) {
       <div className="container header-row">
         <Logo />
         <nav className="main-nav" aria-label={t("nav.label")}>
-          {/* data-prefetch: likely next pages, fetched ahead (docs/product/routes.md#prefetch). */}
-          <NavLink to={href("/")} end data-prefetch>
-            {t("nav.home")}
-          </NavLink>
-          <NavLink to={href("/presentation")} data-prefetch>
-            {t("nav.presentation")}
-          </NavLink>
-          <NavLink to={href("/dota2")} end data-prefetch>
-            Dota 2
-          </NavLink>
-          <NavLink to={href("/cs2")} end data-prefetch>
-            CS2
-          </NavLink>
-          <NavLink to={href("/minecraft")} end data-prefetch>
-            Minecraft
-          </NavLink>
+          <MainLinks />
         </nav>
         <div className="header-actions">
           <LanguageSwitcher />
           {signedIn && <Inbox />}
           {signedIn ? (
-            <a className="btn btn-secondary btn-small" href={href("/profile")}>
-              <Icon name="user" size={16} />
-              {t("nav.profile")}
-            </a>
+            <AccountMenu />
           ) : (
-            <a className="btn btn-secondary btn-small" href={href("/auth")}>
+            <a className="btn btn-secondary btn-small header-signin" href={href("/auth")}>
               <Icon name="user" size={16} />
-              {t("nav.signIn")}
+              <span className="header-label">{t("nav.signIn")}</span>
             </a>
           )}
+          {/* On a phone the links above fold into this menu (app/styles/app.css, .nav-menu). */}
+          <details className="nav-menu header-menu">
+            <summary aria-label={t("nav.menu")}>
+              <Icon name="menu" size={18} />
+            </summary>
+            <nav className="menu-panel" aria-label={t("nav.label")}>
+              <MainLinks />
+            </nav>
+          </details>
         </div>
       </div>
     </header>
+  );
+}
+
+/** The header's links: home, how it works and the games (a game's name in full, never clipped). */
+function MainLinks() {
+  const t = useT();
+  const href = useHref();
+  const games = useRootData()?.games ?? [];
+  return (
+    <>
+      {/* data-prefetch: likely next pages, fetched ahead (docs/product/routes.md#prefetch). */}
+      <NavLink to={href("/")} end data-prefetch>
+        {t("nav.home")}
+      </NavLink>
+      <NavLink to={href("/presentation")} data-prefetch>
+        {t("nav.presentation")}
+      </NavLink>
+      {games.map((g) => (
+        <NavLink key={g.slug} to={href(`/${g.slug}`)} end data-prefetch>
+          {g.slug === "cs2" ? "CS2" : g.name}
+        </NavLink>
+      ))}
+    </>
+  );
+}
+
+/**
+ * The signed-in visitor's menu, on every page with a header: the profile of the game last opened
+ * (its balance, referral and settings pages keep the spec's URLs), giving a subscription, and
+ * signing out — a plain post of the settings page's `signout` form, so it needs no script.
+ */
+export function AccountMenu() {
+  const t = useT();
+  const href = useHref();
+  const game = useRootData()?.game ?? "dota2";
+  const profile = `/${game}/profile`;
+  return (
+    <details className="account-menu header-menu">
+      <summary>
+        <Icon name="user" size={16} />
+        <span className="header-label">{t("nav.account")}</span>
+      </summary>
+      <div className="menu-panel">
+        <a href={href(profile)}>{t("profile.nav.overview")}</a>
+        <a href={href(`${profile}/subscription`)}>{t("profile.nav.subscription")}</a>
+        <a href={href(`${profile}/balance`)}>{t("profile.nav.balance")}</a>
+        <a href={href(`${profile}/referral`)}>{t("profile.nav.referral")}</a>
+        <a href={href(`${profile}/settings`)}>{t("profile.nav.settings")}</a>
+        <a href={href(`/give/subscription?game=${game}`)}>{t("profile.nav.give")}</a>
+        <form method="post" action={href(`${profile}/settings`)}>
+          <button type="submit" name="intent" value="signout" className="menu-item">
+            {t("nav.signOut")}
+          </button>
+        </form>
+      </div>
+    </details>
   );
 }
 

@@ -6,7 +6,7 @@
 // buyer and referrer look like one person: the same visitor id `t`, the same payer account, or the
 // same sign-up address within 30 days.
 import { isIP } from "node:net";
-import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { paymentOrders, referralRewards, users } from "../../db/schema/index.ts";
 import type { Ledger } from "../ledger/index.ts";
@@ -29,7 +29,20 @@ export type ReferralSummary = {
   /** Minor units kept of released rewards (after any reversal). */
   earned: number;
   percent: number;
+  /** The newest invited friends (at most FRIENDS_SHOWN): an address shown masked, when they joined, what they brought so far. */
+  friends: InvitedFriend[];
 };
+
+export type InvitedFriend = { email: string; joinedAt: Date; earned: number; pending: number };
+
+const FRIENDS_SHOWN = 50;
+
+/** "an***@example.com": enough for the owner to recognise a friend, not to write to them. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at < 1) return "***";
+  return `${email.slice(0, Math.min(2, at))}***${email.slice(at)}`;
+}
 
 export type Referrals = ReturnType<typeof createReferrals>;
 
@@ -73,7 +86,30 @@ export function createReferrals(deps: { db: Db; ledger: Ledger; notifications: N
         .select({ sum: sql<string>`coalesce(sum(${referralRewards.amount} - ${referralRewards.reversed}), 0)` })
         .from(referralRewards)
         .where(and(eq(referralRewards.referrerId, userId), eq(referralRewards.status, "released")));
-      return { code: user.code, link: `${publicUrl}/?r=${user.code}`, invited: Number(invited?.n ?? 0), earned: Number(earned?.sum ?? 0), percent };
+      const rows = await db
+        .select({ id: users.id, email: users.email, deletedAt: users.deletedAt, joinedAt: users.createdAt })
+        .from(users)
+        .where(eq(users.referrerId, userId))
+        .orderBy(desc(users.createdAt), desc(users.id))
+        .limit(FRIENDS_SHOWN);
+      const rewards = rows.length
+        ? await db
+            .select({ buyerId: referralRewards.buyerId, status: referralRewards.status, sum: sql<string>`coalesce(sum(${referralRewards.amount} - ${referralRewards.reversed}), 0)` })
+            .from(referralRewards)
+            .where(
+              and(
+                eq(referralRewards.referrerId, userId),
+                inArray(
+                  referralRewards.buyerId,
+                  rows.map((r) => r.id),
+                ),
+              ),
+            )
+            .groupBy(referralRewards.buyerId, referralRewards.status)
+        : [];
+      const of = (id: number, status: string) => rewards.filter((r) => r.buyerId === id && r.status === status).reduce((a, r) => a + Number(r.sum), 0);
+      const friends = rows.map((r) => ({ email: r.deletedAt ? "***" : maskEmail(r.email), joinedAt: r.joinedAt, earned: of(r.id, "released"), pending: of(r.id, "pending") }));
+      return { code: user.code, link: `${publicUrl}/?r=${user.code}`, invited: Number(invited?.n ?? 0), earned: Number(earned?.sum ?? 0), percent, friends };
     },
 
     /**

@@ -90,7 +90,9 @@ export default function AdminLayout({ loaderData: { operator, stepUpUntil } }: R
             {t("admin.nav.shop")}
           </Link>
         </nav>
-        <main className="admin-main">{outlet ?? <Welcome />}</main>
+        <main id="main" className="admin-main">
+          {outlet ?? <Welcome />}
+        </main>
       </div>
     </div>
   );
@@ -127,7 +129,7 @@ export function ErrorBoundary() {
     return <ErrorScreen status={status} title={t(status >= 500 ? "error.server.title" : "error.generic.title")} />;
   }
   return (
-    <main className="error-screen admin-refusal">
+    <main id="main" className="error-screen admin-refusal">
       <Logo />
       <Card className="admin-refusal-card">
         <h1 className="h3">{t("admin.entry.title")}</h1>

@@ -7,7 +7,7 @@ export const links = stylesheets(accountStylesheet);
 
 export default function EmptyLayout() {
   return (
-    <main className="layout layout-empty">
+    <main id="main" className="layout layout-empty">
       <Outlet />
     </main>
   );

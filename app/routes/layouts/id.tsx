@@ -14,7 +14,7 @@ export default function IdLayout() {
         <Logo />
         <LanguageSwitcher />
       </header>
-      <main className="id-main">
+      <main id="main" className="id-main">
         <Outlet />
       </main>
     </div>

@@ -68,9 +68,9 @@ export default function ProfileLayout({ loaderData: { games, user } }: Route.Com
             <Icon name="gift" size={16} /> {t("profile.nav.give")}
           </Link>
         </aside>
-        <div className="profile-main">
+        <main id="main" className="profile-main">
           <Outlet />
-        </div>
+        </main>
       </div>
       <SiteFooter />
     </Shell>

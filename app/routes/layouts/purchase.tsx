@@ -2,7 +2,7 @@
 // and the page; no profile sidebar. Used by the payment page and the gift page.
 import { Link, Outlet, useParams } from "react-router";
 import { Logo } from "../../components/brand.tsx";
-import { LanguageSwitcher, Shell } from "../../components/site-chrome.tsx";
+import { AccountMenu, LanguageSwitcher, Shell } from "../../components/site-chrome.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
@@ -24,10 +24,14 @@ export default function PurchaseLayout() {
           <Link to={href(game ? `/${game}/profile/subscription` : "/profile")} className="back-link">
             <Icon name="arrowRight" size={16} className="flip" /> <span>{game ? t("purchase.back") : t("purchase.backProfile")}</span>
           </Link>
-          <LanguageSwitcher />
+          <div className="header-actions">
+            <LanguageSwitcher />
+            {/* Both pages of this layout are signed-in only. */}
+            <AccountMenu />
+          </div>
         </div>
       </header>
-      <main className="container purchase-main">
+      <main id="main" className="container purchase-main">
         <Outlet />
       </main>
     </Shell>

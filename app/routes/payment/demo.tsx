@@ -83,7 +83,7 @@ export default function DemoPayment({ loaderData, actionData }: Route.ComponentP
   const locale = useLocale();
   const open = status === "created";
   return (
-    <main className="layout-bare">
+    <main id="main" className="layout-bare">
       <section className="card bare-card demo-card" aria-labelledby="demo-title">
         <Logo />
         <p className="demo-ribbon" role="note">

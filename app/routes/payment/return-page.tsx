@@ -29,7 +29,7 @@ export default function PaymentReturn({ loaderData: { outcome, back, order } }: 
   const { pathname, search } = useLocation();
   const ok = outcome.kind === "topup" || outcome.kind === "product";
   return (
-    <main className="layout-bare">
+    <main id="main" className="layout-bare">
       <section className={`card bare-card result-card ${ok ? "result-ok" : outcome.kind === "cancelled" ? "result-neutral" : "result-error"}`} aria-labelledby="return-title">
         <Logo />
         <span className="result-icon" aria-hidden="true">

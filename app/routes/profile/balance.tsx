@@ -83,7 +83,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     owed: user.owed,
     currency: user.currency,
     // The amount in the currency's major units, its range the setting's (the use case checks it).
-    topup: { min: TOPUP_MIN, max: TOPUP_MAX, constraint: { amount: { required: true, min: TOPUP_MIN / unit, max: TOPUP_MAX / unit, step: 1 / unit } } },
+    topup: {
+      min: TOPUP_MIN,
+      max: TOPUP_MAX,
+      presets: TOPUP_PRESETS.map((major) => major * unit).filter((minor) => minor >= TOPUP_MIN && minor <= TOPUP_MAX),
+      constraint: { amount: { required: true, min: TOPUP_MIN / unit, max: TOPUP_MAX / unit, step: 1 / unit } },
+    },
     before: beforeId ?? null,
     providers: services.paymentProviders.map((p) => (p.provider.name === "btcpay" ? "btcpay" : "paypal")),
     page,
@@ -169,11 +174,43 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
             lastResult={replyTo(actionData, "topup")}
             providers={loaderData.providers}
           />
+          <TopUpPresets presets={topup.presets} currency={currency} />
         </Card>
       </div>
       <Transactions key={`${pathname}|${before ?? ""}|${page.rows[0]?.id ?? ""}`} page={page} before={before} />
       <Receipts receipts={receipts} />
     </section>
+  );
+}
+
+/** Ready amounts, in the currency's major units: about a week, a month and a season of one game. */
+const TOPUP_PRESETS = [5, 10, 20, 50];
+
+/** One post each, no typing: the same action as the form above, with the amount filled in. */
+function TopUpPresets({ presets, currency }: { presets: number[]; currency: string }) {
+  const t = useT();
+  const locale = useLocale();
+  if (presets.length === 0) return null;
+  return (
+    <div className="topup-presets">
+      <p className="muted small">{t("balance.topup.presets")}</p>
+      <ul>
+        {presets.map((minor) => {
+          const amount = formatMoney(minor, currency, locale);
+          return (
+            <li key={minor}>
+              <form method="post">
+                <input type="hidden" name="intent" value="topup" />
+                <input type="hidden" name="amount" value={String(minor / 10 ** minorDigits(currency))} />
+                <button type="submit" className="btn btn-secondary btn-small" aria-label={t("balance.topup.presetLabel", { amount })}>
+                  {amount}
+                </button>
+              </form>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }
 

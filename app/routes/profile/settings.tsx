@@ -12,6 +12,7 @@ import { ChangeEmailSchema, ChangePasswordFields, ConfirmEnableSchema, DeleteAcc
 import { signInCookies, signOutCookies } from "../../../server/http/cookies.ts";
 import { LANG_TAG, LOCALE_NAMES, LOCALES, localePath, type Locale } from "../../../i18n/locales.ts";
 import { Badge, Card } from "../../components/ui/primitives.tsx";
+import { Icon } from "../../components/ui/icons.tsx";
 import { Notice, SubmitButton } from "../../components/forms.tsx";
 import { CheckboxField, Field, PageForm, replyTo, SelectField, usePageForm } from "../../components/page-form.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
@@ -220,6 +221,18 @@ function TwoFactorTask({ enabled, answer }: { enabled: boolean; answer: Answer }
               </li>
             ))}
           </ul>
+          {/* The page runs no script: the codes to select and copy in one go, and a file to keep (a data: link). */}
+          <label htmlFor="recovery-all" className="small muted">
+            {t("settings.twoFa.recoveryCopy")}
+          </label>
+          <textarea id="recovery-all" className="recovery-all mono" readOnly rows={Math.min(recoveryCodes.length, 10)} value={recoveryCodes.join("\n")} spellCheck={false} />
+          <a
+            className="btn btn-secondary"
+            href={`data:text/plain;charset=utf-8,${encodeURIComponent(`NOVA — ${t("settings.twoFa.recoveryTitle")}\n\n${recoveryCodes.join("\n")}\n`)}`}
+            download="nova-recovery-codes.txt"
+          >
+            <Icon name="download" size={18} /> {t("settings.twoFa.recoveryDownload")}
+          </a>
         </div>
       ) : enabled ? (
         <DisableTwoFa lastResult={replyTo(answer, "2fa-disable")} />

@@ -13,6 +13,7 @@ import { Field, PageForm, SelectField, replyTo, usePageForm } from "../../compon
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
+import { useRootData } from "../../root.tsx";
 import { formatMoney } from "../../../i18n/format.ts";
 import { pageMeta } from "../../lib/meta.ts";
 import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
@@ -105,6 +106,7 @@ export default function GiveSubscription({ loaderData, actionData }: Route.Compo
   const t = useT();
   const locale = useLocale();
   const href = useHref();
+  const publicUrl = useRootData()?.publicUrl ?? "";
   const balance = given?.balance ?? loadedBalance;
   return (
     <section className="checkout gift-page" aria-labelledby="gift-title">
@@ -126,9 +128,17 @@ export default function GiveSubscription({ loaderData, actionData }: Route.Compo
               <>
                 <Notice>{t("gift.give.codeReady", { days: given.days, game: given.game })}</Notice>
                 <p className="muted small">{t("gift.give.codeHint")}</p>
-                <code className="gift-code" aria-label={t("gift.code")}>
-                  {given.code}
-                </code>
+                {/* A tap selects the whole code (no script on this page); or it goes out by mail. */}
+                <p className="gift-code">
+                  <span className="visually-hidden">{t("gift.code")}: </span>
+                  <code>{given.code}</code>
+                </p>
+                <a
+                  className="btn btn-secondary btn-small gift-share"
+                  href={`mailto:?subject=${encodeURIComponent(t("gift.shareSubject", { game: given.game }))}&body=${encodeURIComponent(t("gift.shareBody", { code: given.code, url: `${publicUrl}${href("/give/subscription")}` }))}`}
+                >
+                  {t("gift.shareMail")}
+                </a>
               </>
             ) : (
               <Notice>{t(given.byEmail ? "gift.give.sentToEmail" : "gift.give.sent", { recipient: given.recipient ?? "", days: given.days, game: given.game })}</Notice>

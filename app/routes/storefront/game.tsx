@@ -10,6 +10,7 @@ import { GameStatusBadge } from "../../components/game-status.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
 import { formatDate } from "../../../i18n/format.ts";
+import { useRootData } from "../../root.tsx";
 import { notFound, pageMeta, stylesheets } from "../../lib/meta.ts";
 import contentStylesheet from "../../styles/content.css?url";
 import type { Route } from "./+types/game.ts";
@@ -39,6 +40,12 @@ export const handle: RouteHandle = { hydrate: false };
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
+/** "19.99" for 1999 minor units of USD: the currency's own number of decimals. */
+function majorUnits(minor: number, currency: string): string {
+  const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return (minor / 10 ** digits).toFixed(digits);
+}
+
 const FEATURE_ICONS: IconName[] = ["bolt", "clock", "check", "globe", "shield", "snowflake"];
 
 export default function Game({ loaderData: { game, content, plans, subscription } }: Route.ComponentProps) {
@@ -47,8 +54,28 @@ export default function Game({ loaderData: { game, content, plans, subscription 
   const [cover, ...illustrations] = content?.media ?? [];
   const holds = subscription?.state === "active" || subscription?.state === "frozen";
   const updated = formatDate(game.lastUpdatedAt, { time: false });
+  const publicUrl = useRootData()?.publicUrl ?? "";
+  // Product with its Offers for search engines (schema.org): a data block, which the page's CSP
+  // (docs/decisions/0002-csp-by-hash.md) leaves alone since it is no script to run.
+  const structured = {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: t("game.title", { game: game.name }),
+    description: content?.tagline ?? t("game.lead"),
+    image: publicUrl + (cover?.src ?? "/og.png"),
+    brand: { "@type": "Brand", name: "NOVA" },
+    offers: plans.map((p) => ({
+      "@type": "Offer",
+      name: t("plural.days", { count: p.days }),
+      price: majorUnits(p.price, p.currency),
+      priceCurrency: p.currency,
+      availability: "https://schema.org/InStock",
+      url: publicUrl + href(`/${game.slug}`),
+    })),
+  };
   return (
-    <main className="game-page">
+    <main id="main" className="game-page">
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(structured).replace(/</g, "\\u003c") }} />
       <section className={`hero hero-compact game-hero game-${game.slug}`} aria-labelledby="game-title">
         <div className="container game-hero-grid">
           <div className="hero-inner">

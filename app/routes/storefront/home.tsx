@@ -39,7 +39,7 @@ export default function Home({ loaderData: { games } }: Route.ComponentProps) {
   const locale = useLocale();
   const href = useHref();
   return (
-    <main>
+    <main id="main">
       <section className="hero">
         <div className="container hero-inner">
           <p className="eyebrow">{t("home.hero.eyebrow")}</p>

@@ -27,7 +27,7 @@ export default function Presentation() {
   const t = useT();
   const href = useHref();
   return (
-    <main>
+    <main id="main">
       <section className="hero hero-compact">
         <div className="container hero-inner">
           <p className="eyebrow">{t("presentation.eyebrow")}</p>

@@ -38,7 +38,7 @@ export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 export default function SitePage({ loaderData: { slug, title, summary, blocks, updatedAt, contacts } }: Route.ComponentProps) {
   const t = useT();
   return (
-    <main className="section container">
+    <main id="main" className="section container">
       <article className="site-page" aria-labelledby="page-title">
         <LegalNav current={slug} />
         <h1 id="page-title">{title}</h1>

@@ -161,7 +161,7 @@ describe("the commerce wire format", () => {
       total_topped_up: 2000,
       by_month: [{ month: "2026-03", spent: 998, topped_up: 2000 }],
     });
-    expect(referralDto({ code: "DEMO2026", link: "http://localhost/?r=DEMO2026", invited: 2, earned: 150, percent: 10 })).toEqual({
+    expect(referralDto({ code: "DEMO2026", link: "http://localhost/?r=DEMO2026", invited: 2, earned: 150, percent: 10, friends: [] })).toEqual({
       code: "DEMO2026",
       link: "http://localhost/?r=DEMO2026",
       invited: 2,
