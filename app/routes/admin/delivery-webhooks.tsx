@@ -2,10 +2,7 @@
 // characters) each with its delivery log (event, user, status, attempts, the last answer, the next try) and a
 // "resend" per delivery; adding one (its secret shown this once) and removing one. Every form asks for the reason
 // the audit log keeps. Plain posts to this page's action, no client code.
-import { z } from "zod";
-import { ReasonSchema } from "../../../core/admin/admin.schema.ts";
-import { WEBHOOK_EVENT_TYPES, WebhookEndpointSchema } from "../../../core/delivery/delivery.schema.ts";
-import { IdSchema } from "../../../core/shared/schema.ts";
+import { WEBHOOK_EVENT_TYPES, WebhookForms } from "./delivery-webhooks.server.ts";
 
 import { getInputProps } from "@conform-to/react";
 import { Badge, Card } from "../../components/ui/primitives.tsx";
@@ -21,11 +18,6 @@ import type { Route } from "./+types/delivery-webhooks.ts";
 
 export const handle: RouteHandle = { hydrate: false };
 
-const WebhookForms = z.discriminatedUnion("intent", [
-  WebhookEndpointSchema.extend({ intent: z.literal("add"), reason: ReasonSchema }),
-  z.object({ intent: z.literal("remove"), endpoint_id: IdSchema, reason: ReasonSchema }),
-  z.object({ intent: z.literal("resend"), delivery_id: IdSchema, reason: ReasonSchema }),
-]);
 const ADD = { url: { required: true, maxLength: 2048 }, secret: { minLength: 16, maxLength: 200 }, events: { required: true, multiple: true }, reason: { required: true, maxLength: 500 } };
 const REASON = { reason: { required: true, maxLength: 500 } };
 
@@ -33,6 +25,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   requireOperatorPage(context, request, "delivery");
   return {
     endpoints: await context.services.webhooks.list(),
+    eventTypes: [...WEBHOOK_EVENT_TYPES],
     meta: { title: context.t("delivery.admin.webhooks.title"), description: context.t("delivery.admin.title") },
   };
 }
@@ -78,7 +71,7 @@ export default function DeliveryWebhooks({ loaderData, actionData }: Route.Compo
       )}
       {done?.intent === "remove" && <Notice>{t("delivery.admin.webhooks.removed")}</Notice>}
       {done?.intent === "resend" && <Notice>{t("delivery.admin.webhooks.resent")}</Notice>}
-      <AddEndpoint actionData={actionData} />
+      <AddEndpoint actionData={actionData} eventTypes={loaderData.eventTypes} />
       <section aria-labelledby="endpoints-title">
         <h2 id="endpoints-title" className="h3">
           {t("delivery.admin.webhooks.title")}
@@ -93,7 +86,7 @@ export default function DeliveryWebhooks({ loaderData, actionData }: Route.Compo
   );
 }
 
-function AddEndpoint({ actionData }: { actionData: Reply }) {
+function AddEndpoint({ actionData, eventTypes }: { actionData: Reply; eventTypes: readonly string[] }) {
   const t = useT();
   const [form, fields] = usePageForm("add", ADD, { lastResult: replyTo(actionData, "add") });
   return (
@@ -104,7 +97,7 @@ function AddEndpoint({ actionData }: { actionData: Reply }) {
         <Field field={fields.secret} label={t("delivery.admin.webhooks.secret")} hint={t("delivery.admin.webhooks.secretHint")} autoComplete="off" />
         <fieldset className={`field${fields.events.errors?.length ? " field-invalid" : ""}`}>
           <legend>{t("delivery.admin.webhooks.events")}</legend>
-          {WEBHOOK_EVENT_TYPES.map((type) => (
+          {eventTypes.map((type) => (
             <label key={type} className="check">
               <input type="checkbox" name={fields.events.name} value={type} defaultChecked={fields.events.initialValue === undefined || [fields.events.initialValue].flat().includes(type)} />{" "}
               <code>{type}</code>
