@@ -133,22 +133,25 @@ describe("another provider's webhooks, as neutral actions", () => {
     expect(await expectConsistentLedger(shop, buyer.id)).toBe(1500);
   });
 
-  it("expired: an open order fails and is never booked, even when its money turns up later; a paid one stays paid", async () => {
+  it("expired: an open order fails and is never booked; money that turns up later goes to the balance once; a paid one stays paid", async () => {
     const buyer = await registerUser(shop);
     const { orderId } = await payments.createOrder(buyer.id, { amount: 1200, area: "global", locale: "en" });
     expect(await deliver({ kind: "expired", orderId })).toEqual({ applied: true });
     expect(await deliver({ kind: "expired", orderId })).toEqual({ applied: false });
     expect((await orderRow(orderId)).status).toBe("failed");
     orders.get(orderId)!.completed = true;
-    await expect(payments.capture(buyer.id, orderId)).rejects.toMatchObject({ code: "payment_pending" });
-    await expect(deliver(await captured(orderId))).rejects.toMatchObject({ code: "payment_pending" });
-    expect(await rowsOf(shop, buyer.id)).toHaveLength(0);
+    await expect(payments.capture(buyer.id, orderId)).rejects.toMatchObject({ code: "payment_failed" });
+    await expect(deliver(await captured(orderId))).rejects.toMatchObject({ code: "payment_failed" });
+    // The order is never booked; money that turns up for it all the same goes to the balance once
+    // (docs/product/money.md#money-that-matches-no-order), never lost.
+    const late = await rowsOf(shop, buyer.id);
+    expect(late.map((r) => [r.type, r.amount])).toEqual([["topup", 1200]]);
 
     const paid = await paidTopUp(buyer, 800);
     await deliver(await captured(paid));
     expect(await deliver({ kind: "expired", orderId: paid })).toEqual({ applied: false });
     expect((await orderRow(paid)).status).toBe("completed");
-    expect(await expectConsistentLedger(shop, buyer.id)).toBe(800);
+    expect(await expectConsistentLedger(shop, buyer.id)).toBe(1200 + 800);
   });
 
   it("partial: nothing moves and the order stays open; operators are told", async () => {
