@@ -28,7 +28,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // The header's inbox (docs/product/accounts.md#notifications): never fails the page.
   const inbox = auth ? await services.notifications.inbox(auth.user.id, t).catch((err: unknown) => (services.logger.error({ err }, "inbox failed"), null)) : null;
   // The account menu's game (balance, referral, settings are per game) and the 404's suggestions.
-  const games = services.catalog.cheats().map(({ slug, name }) => ({ slug, name }));
+  // Visible games only: a hidden one has no page (docs/product/back-office.md#catalogue).
+  const games = services.catalog
+    .cheats()
+    .filter((cheat) => cheat.visible)
+    .map(({ slug, name }) => ({ slug, name }));
   const stored = readCookie(request, "game");
   const game = games.find((g) => g.slug === stored)?.slug ?? games[0]?.slug ?? "dota2";
   return {

@@ -2,7 +2,9 @@
 // tops up with the demo provider; an operator (an address of the e2e server's OWNER_EMAILS) is
 // refused at /admin until two-factor codes are on, turns them on, signs in again with a code, finds
 // the buyer, grants 3 days of Dota 2, refunds the top-up (the step-up opened by a recovery code,
-// since the authenticator's codes of this minute are spent), and reads both in the audit log.
+// since the authenticator's codes of this minute are spent), and reads both in the audit log; then
+// adds a game and a plan for it at /admin/catalogue, sees both on the game's page and the home
+// page, and hides the game again (the shared server's other journeys count the demo's games).
 // Screenshots at 1440 px and 390 px: test-results/screenshots/admin-{locale}-*.png.
 //
 // The refund goes through the e2e server's payment provider, the demo one: the loopback PayPal's
@@ -13,7 +15,7 @@ import { describe, expect, test } from "vitest";
 import type { Page } from "playwright-core";
 import { totpAt } from "../core/accounts/totp.ts";
 import { compileCatalog } from "../i18n/catalogs.ts";
-import { formatDate } from "../i18n/format.ts";
+import { formatDate, formatMoney } from "../i18n/format.ts";
 import { createTranslate } from "../i18n/translate.ts";
 import { DEMO } from "../db/seed.ts";
 import { expectAccessible, expectNoOverflow } from "./fixtures/axe.ts";
@@ -33,6 +35,11 @@ const MINUTE = 60_000;
 /** 4xx answers the journey provokes on purpose (the entry's refusal of an operator without 2FA). */
 const EXPECTED_ERRORS = [/status of 4\d\d/];
 
+/** The shop's currency: the e2e server leaves SHOP_CURRENCY at its default. */
+const CURRENCY = "USD";
+
+/** Money as text with its no-break spaces folded (Intl's ru format has them). */
+const spaces = (text: string) => text.replace(/\s+/g, " ").trim();
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe.each([
@@ -108,7 +115,7 @@ describe.each([
 
     const entered = await page.goto(`${prefix}/admin`);
     expect(entered?.status()).toBe(200);
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["admin.welcome.title"]);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["adminDashboard.title"]);
     await expect.poll(() => page.locator(".admin-who").innerText()).toContain(t["admin.role.owner"]);
     await expect.poll(() => page.locator(".admin-who").innerText()).toContain(t["admin.stepUp.badgeClosed"]);
     await shot(page, "02-welcome");
@@ -216,7 +223,69 @@ describe.each([
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["admin.compensation.title"]);
     await shot(page, "09-compensation");
 
-    // HOOK (issue 10, catalogue): at merge, add a game with a product at /admin/catalogue here and
-    // open the storefront to see it (M2's pages); this journey's operator is signed in and stepped up.
+    // 10. The catalogue: a new game (texts in the page's language) and a plan for it in the global
+    // area, each form with a reason; then the game's page and the home page show them.
+    await page.getByRole("navigation", { name: t["admin.nav.label"] }).getByRole("link", { name: t["admin.nav.catalogue"] }).click();
+    await page.waitForURL(`**${prefix}/admin/catalogue`);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["adminCatalogue.title"]);
+    const slug = `e2e-${locale}-${Date.now().toString(36)}`;
+    const name = `${locale === "ru" ? "Тестовая игра" : "Test game"} ${slug}`;
+    const newGame = page.locator("form", { has: page.getByLabel(t["adminCatalogue.slug"]!, { exact: true }) });
+    await newGame.getByLabel(t["adminCatalogue.slug"]!, { exact: true }).fill(slug);
+    await newGame.getByLabel(t["adminCatalogue.name"]!, { exact: true }).fill(name);
+    expect(await newGame.getByLabel(t["adminCatalogue.language"]!).inputValue()).toBe(locale);
+    await newGame.getByLabel(t["adminCatalogue.tagline"]!, { exact: true }).fill(locale === "ru" ? "Игра, добавленная сквозным тестом" : "A game added by the end-to-end test");
+    await newGame.getByLabel(t["adminCatalogue.description"]!, { exact: true }).fill(locale === "ru" ? "Описание тестовой игры." : "The test game's description.");
+    expect(await newGame.getByLabel(t["adminCatalogue.visible"]!, { exact: true }).isChecked()).toBe(true);
+    await newGame.getByLabel(t["adminCatalogue.reason"]!, { exact: true }).fill("e2e: a new game");
+    await newGame.getByRole("button", { name: t["adminCatalogue.add"], exact: true }).click();
+    await expect.poll(() => page.getByRole("status").first().innerText()).toBe(t["adminCatalogue.saved"]);
+    const gameRow = page.getByRole("row").filter({ hasText: `/${slug}` });
+    await expect.poll(() => gameRow.innerText()).toContain(name);
+    expect(await gameRow.locator("td").nth(1).innerText()).toBe(locale);
+
+    // A plan of 45 days at 4.56 in the global area: on sale from the start.
+    const PRICE = 456;
+    const newPlan = page.locator("form", { has: page.getByLabel(t["adminCatalogue.days"]!, { exact: true }) });
+    await newPlan.getByLabel(t["adminCatalogue.game"]!).selectOption({ label: name });
+    await newPlan.getByLabel(t["adminCatalogue.area"]!).selectOption("global");
+    await newPlan.getByLabel(t["adminCatalogue.days"]!, { exact: true }).fill("45");
+    await newPlan.getByLabel(tr("adminCatalogue.priceIn", { currency: CURRENCY }), { exact: true }).fill("4.56");
+    await newPlan.getByLabel(t["adminCatalogue.reason"]!, { exact: true }).fill("e2e: a plan for the new game");
+    await newPlan.getByRole("button", { name: t["adminCatalogue.add"], exact: true }).click();
+    await expect.poll(() => page.getByRole("status").first().innerText()).toBe(t["adminCatalogue.saved"]);
+    const price = formatMoney(PRICE, CURRENCY, locale);
+    const planRow = page
+      .getByRole("row")
+      .filter({ hasText: name })
+      .filter({ has: page.getByRole("cell", { name: "global", exact: true }) });
+    await expect.poll(() => planRow.locator("td").nth(2).innerText()).toBe("45");
+    expect(spaces(await planRow.locator("td").nth(3).innerText())).toBe(spaces(price));
+    await shot(page, "10-catalogue");
+
+    // The game's page: its name and the plan's price (a change is on every page within 2 s).
+    await expect.poll(async () => (await page.goto(`${prefix}/${slug}`))?.status()).toBe(200);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(tr("game.title", { game: name }));
+    const plans = page.getByRole("region", { name: t["game.products.title"], exact: true });
+    await expect.poll(async () => (await plans.locator(".plan-price").allInnerTexts()).map(spaces)).toEqual([spaces(price)]);
+    await shot(page, "11-game");
+    // The home page lists it, from its one price.
+    await page.goto(`${prefix}/`);
+    const card = page
+      .getByRole("region", { name: t["home.games.title"], exact: true })
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("heading", { level: 3, name, exact: true }) });
+    await expect.poll(() => card.count()).toBe(1);
+    expect(spaces(await card.locator(".price-from").innerText())).toBe(spaces(tr("home.games.from", { price })));
+    expect(await card.getByRole("link", { name: tr("home.games.openLabel", { game: name }), exact: true }).getAttribute("href")).toBe(`${prefix}/${slug}`);
+
+    // Hidden again, so that the shared server's other journeys see the demo's games only.
+    await page.goto(`${prefix}/admin/catalogue`);
+    const hideForm = gameRow.locator("form");
+    await hideForm.getByLabel(t["adminCatalogue.visible"]!, { exact: true }).uncheck();
+    await hideForm.getByLabel(t["adminCatalogue.reason"]!, { exact: true }).fill("e2e: hidden after the journey");
+    await hideForm.getByRole("button", { name: t["adminCatalogue.save"], exact: true }).click();
+    await expect.poll(() => page.getByRole("status").first().innerText()).toBe(t["adminCatalogue.saved"]);
+    await expect.poll(async () => (await page.goto(`${prefix}/${slug}`))?.status()).toBe(404);
   });
 });

@@ -94,7 +94,10 @@ export function LineChart({ title, series, labels, format }: { title: string; se
       <ul className="chart-legend">
         {series.map((s, i) => (
           <li key={s.name}>
-            <span className="chart-swatch" style={{ background: COLORS[i % COLORS.length] }} aria-hidden="true" />
+            {/* The colour as an SVG attribute: the page's CSP (style-src 'self') refuses style attributes. */}
+            <svg className="chart-swatch" viewBox="0 0 1 1" aria-hidden="true">
+              <rect width={1} height={1} fill={COLORS[i % COLORS.length]} />
+            </svg>
             {s.name}
           </li>
         ))}

@@ -112,7 +112,7 @@ export default function Catalogue({ loaderData: d }: Route.ComponentProps) {
                       </label>
                       <label>
                         {t("adminCatalogue.order")}
-                        <input type="number" name="order" defaultValue={g.order} style={{ width: "5rem" }} />
+                        <input type="number" name="order" defaultValue={g.order} className="narrow" />
                       </label>
                       <Reason />
                       <Submit label={save} />
@@ -159,7 +159,7 @@ export default function Catalogue({ loaderData: d }: Route.ComponentProps) {
             </label>
             <label>
               {t("adminCatalogue.order")}
-              <input type="number" name="order" defaultValue={0} style={{ width: "5rem" }} />
+              <input type="number" name="order" defaultValue={0} className="narrow" />
             </label>
             <label>
               <input type="checkbox" name="visible" defaultChecked /> {t("adminCatalogue.visible")}
@@ -247,7 +247,7 @@ export default function Catalogue({ loaderData: d }: Route.ComponentProps) {
                       <input type="hidden" name="id" value={p.id} />
                       <label>
                         {t("adminCatalogue.price")}
-                        <input name="price" inputMode="decimal" defaultValue={(p.price / 10 ** minorDigits(d.currency)).toFixed(minorDigits(d.currency))} style={{ width: "6rem" }} />
+                        <input name="price" inputMode="decimal" defaultValue={(p.price / 10 ** minorDigits(d.currency)).toFixed(minorDigits(d.currency))} className="price" />
                       </label>
                       <label>
                         <input type="checkbox" name="active" defaultChecked={p.active} /> {t("adminCatalogue.onSale")}
@@ -287,11 +287,11 @@ export default function Catalogue({ loaderData: d }: Route.ComponentProps) {
           </label>
           <label>
             {t("adminCatalogue.days")}
-            <input type="number" name="days" min={1} max={3650} required style={{ width: "5rem" }} />
+            <input type="number" name="days" min={1} max={3650} required className="narrow" />
           </label>
           <label>
             {t("adminCatalogue.priceIn", { currency: d.currency })}
-            <input name="price" inputMode="decimal" required style={{ width: "6rem" }} />
+            <input name="price" inputMode="decimal" required className="price" />
           </label>
           <Reason />
           <Submit label={t("adminCatalogue.add")} />
