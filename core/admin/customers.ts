@@ -6,7 +6,7 @@
 // operator's account.
 import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { paymentOrders, recoveryCodes, referralRewards, sessions, users } from "../../db/schema/index.ts";
+import { licenceDevices, paymentOrders, recoveryCodes, referralRewards, sessions, subscriptions as passesTable, users } from "../../db/schema/index.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import type { Translate } from "../../i18n/translate.ts";
 import type { Audit, AuditEntry } from "../audit/index.ts";
@@ -79,14 +79,17 @@ export type CustomerReferrals = {
 
 export type CustomerMail = { id: number; to: string; template: string | null; subject: string; status: string; createdAt: Date; sentAt: Date | null; resendable: boolean };
 
+/** A device bound to one of the buyer's licences. */
+export type CustomerDevice = { id: number; cheatId: number; clientVersion: string | null; firstSeenAt: Date; lastSeenAt: Date };
+
 export type CustomerDetail = {
   user: CustomerProfile;
   subscriptions: CustomerSubscription[];
   transactions: LedgerEntry[];
   payments: AdminPayment[];
   sessions: CustomerSession[];
-  /** Devices come with delivery (issue 11); none before. */
-  devices: never[];
+  /** The devices bound to the buyer's licences, per game (docs/product/delivery.md#licences); never the hardware id. */
+  devices: CustomerDevice[];
   referrals: CustomerReferrals;
   notifications: Notification[];
   mails: CustomerMail[];
@@ -212,7 +215,7 @@ export function createCustomers(deps: {
       const [row] = await db.select().from(users).where(eq(users.id, userId));
       if (!row) throw new DomainError("not_found", "errors.user_not_found");
       const now = clock.now();
-      const [passes, ledgerRows, orders, sessionRows, invitees, invited, referrer, rewards, notes, mails, entries] = await Promise.all([
+      const [passes, ledgerRows, orders, sessionRows, invitees, invited, referrer, rewards, notes, mails, entries, devices] = await Promise.all([
         subscriptions.list(userId),
         ledger.entries(userId, DETAIL_ROWS),
         db.select().from(paymentOrders).where(eq(paymentOrders.userId, userId)).orderBy(desc(paymentOrders.id)).limit(DETAIL_ROWS),
@@ -227,6 +230,19 @@ export function createCustomers(deps: {
         notifications.list(userId, t, DETAIL_ROWS),
         listOutboxTo(db, [row.email, row.pendingEmail ?? ""], DETAIL_ROWS),
         audit.list({ targetType: "user", targetId: String(userId), limit: DETAIL_ROWS }),
+        db
+          .select({
+            id: licenceDevices.id,
+            cheatId: passesTable.cheatId,
+            clientVersion: licenceDevices.clientVersion,
+            firstSeenAt: licenceDevices.firstSeenAt,
+            lastSeenAt: licenceDevices.lastSeenAt,
+          })
+          .from(licenceDevices)
+          .innerJoin(passesTable, eq(passesTable.id, licenceDevices.subscriptionId))
+          .where(eq(passesTable.userId, userId))
+          .orderBy(passesTable.cheatId, licenceDevices.id)
+          .limit(DETAIL_ROWS),
       ]);
       return {
         user: profileOf(row),
@@ -244,7 +260,7 @@ export function createCustomers(deps: {
           userAgent: s.userAgent,
           live: s.revokedAt === null && s.expiresAt.getTime() > now.getTime(),
         })),
-        devices: [],
+        devices,
         referrals: {
           referrer: referrer[0] ?? null,
           invited: invited[0]?.n ?? 0,

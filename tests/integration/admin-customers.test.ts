@@ -73,7 +73,12 @@ describe("the customer detail", () => {
     const [{ referralCode }] = (await shop.services.db.select({ referralCode: users.referralCode }).from(users).where(eq(users.id, referrer.id))) as [{ referralCode: string }];
     const buyer = await registerUser(shop, { tag: "detailed", referrer: referralCode });
     const { paymentId } = await payByPayPal(shop, buyer, { amount: 3000 });
-    expect((await post(buyer.token, "/v2/web/user/purchase", { product_id: PRODUCTS.dota2.days7.id })).status).toBe(200);
+    const bought = await post(buyer.token, "/v2/web/user/purchase", { product_id: PRODUCTS.dota2.days7.id });
+    expect(bought.status).toBe(200);
+    // The game's client binds one device to the pass's licence.
+    const key = (bought.body.subscriptions as { cheat_id: number; licence_key: string }[]).find((p) => p.cheat_id === GAMES.dota2.id)!.licence_key;
+    const activated = await shop.call("POST", "/v2/client/activate", { json: { key, hwid: "detail-device-hwid", client_version: "1.2.3" } });
+    expect(activated.status, activated.text).toBe(200);
     expect((await post(buyer.token, "/v2/web/user/subscriptions/freeze", { cheat_id: GAMES.dota2.id })).status).toBe(200);
     await shop.services.mailer.send({ to: buyer.email, locale: "en", template: "password_changed" });
 
@@ -87,6 +92,8 @@ describe("the customer detail", () => {
     expect(d.subscriptions[0]).toMatchObject({ cheat_id: GAMES.dota2.id, state: "frozen", frozen_length: 7 * 86_400, game: { slug: "dota2", name: "Dota 2" } });
     // A licence key exists from the purchase on; support sees only its last four characters.
     expect(d.subscriptions[0].licence_key).toMatch(/^\*+[0-9A-Z]{4}$/);
+    expect(d.devices).toEqual([{ id: expect.any(Number), cheat_id: GAMES.dota2.id, client_version: "1.2.3", first_seen_at: expect.any(String), last_seen_at: expect.any(String) }]);
+    expect(JSON.stringify(d)).not.toContain("detail-device-hwid");
     expect(d.transactions.map((t: { type: string; amount: number; balance_after: number }) => [t.type, t.amount, t.balance_after])).toEqual([
       ["purchase", -799, 2201],
       ["topup", 3000, 3000],
@@ -95,7 +102,6 @@ describe("the customer detail", () => {
     expect(d.payments).toHaveLength(1);
     expect(d.payments[0]).toMatchObject({ id: paymentId, status: "completed", amount: 3000, user_email: buyer.email });
     expect(d.sessions[0]).toMatchObject({ kind: "full", live: true });
-    expect(d.devices).toEqual([]);
     expect(d.notifications[0]).toMatchObject({ type: "payment_completed" });
     expect(d.mails[0]).toMatchObject({ template: "password_changed", to: buyer.email, resendable: true });
     const ofReferrer = (await shop.call("GET", `/v2/admin/users/${referrer.id}`, { token: support.token })).body;

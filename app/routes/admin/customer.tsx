@@ -171,6 +171,7 @@ export default function Customer({ loaderData, actionData }: Route.ComponentProp
       <Ledger data={loaderData} />
       <Payments data={loaderData} />
       <Sessions data={loaderData} lastResult={replyTo(actionData, "end-sessions")} canAct={user.role === null} />
+      <Devices data={loaderData} />
       <Referrals data={loaderData} />
       <Inbox data={loaderData} />
       <Mails data={loaderData} lastResult={replyTo(actionData, "resend")} canAct={user.role === null} />
@@ -388,6 +389,33 @@ function Sessions({ data, lastResult, canAct }: Reply & { data: Data; canAct: bo
           </SubmitButton>
         </PageForm>
       )}
+    </Card>
+  );
+}
+
+/** The devices bound to the buyer's licences (docs/product/delivery.md#licences). */
+function Devices({ data }: { data: Data }) {
+  const t = useT();
+  const date = useFormatDate();
+  const gameName = (cheatId: number) => data.games.find((g) => g.id === cheatId)?.name ?? String(cheatId);
+  return (
+    <Card as="section" className="admin-card-section">
+      <h2 className="h3">{t("admin.customer.devices")}</h2>
+      <DataTable
+        caption={t("admin.customer.devices")}
+        head={[t("admin.col.id"), t("admin.col.game"), t("admin.col.clientVersion"), t("admin.col.created"), t("admin.col.lastSeen")]}
+        empty={data.devices.length === 0}
+      >
+        {data.devices.map((d) => (
+          <tr key={d.id}>
+            <td>{d.id}</td>
+            <td>{gameName(d.cheatId)}</td>
+            <td>{d.clientVersion ?? "—"}</td>
+            <td>{date(d.firstSeenAt, { time: true })}</td>
+            <td>{date(d.lastSeenAt, { time: true })}</td>
+          </tr>
+        ))}
+      </DataTable>
     </Card>
   );
 }

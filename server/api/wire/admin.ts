@@ -144,7 +144,7 @@ export function customerDetailDto(detail: CustomerDetail, role: OperatorRole) {
     transactions: detail.transactions.map(ledgerEntryDto),
     payments: detail.payments.map(paymentDto),
     sessions: detail.sessions.map(sessionDto),
-    devices: detail.devices,
+    devices: detail.devices.map((d) => ({ id: d.id, cheat_id: d.cheatId, client_version: d.clientVersion, first_seen_at: iso(d.firstSeenAt), last_seen_at: iso(d.lastSeenAt) })),
     referrals: {
       referrer: referrals.referrer,
       invited: referrals.invited,
