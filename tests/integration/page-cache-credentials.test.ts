@@ -29,7 +29,8 @@ afterAll(() => close());
 
 /** The header of a page: a profile link for a signed-in visitor, a sign-in link for a guest. */
 function viewOf(html: string, prefix: string): "signed-in" | "guest" {
-  if (html.includes(`href="${prefix}/profile"`)) return "signed-in";
+  // The header links the profile (of the game in view, with the account menu) only for a signed-in visitor.
+  if (new RegExp(`href="${prefix}(/[a-z0-9-]+)?/profile"`).test(html)) return "signed-in";
   expect(html).toContain(`href="${prefix}/auth"`);
   return "guest";
 }
