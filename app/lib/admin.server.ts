@@ -64,6 +64,18 @@ export function stepUpState(context: AppLoadContext, operator: Operator): string
   return context.services.operators.steppedUp(operator) && operator.stepUpUntil ? operator.stepUpUntil.toISOString() : null;
 }
 
+/**
+ * The query of a filtered, cursor-paged list page (the audit log, the payments): `params`, the
+ * filters it knows and the cursor for its schema, an empty field of the filter form being no
+ * filter; `filter`, every filter's value for the form ("" where none).
+ */
+export function listQuery<F extends string>(request: Request, filters: readonly F[]) {
+  const known = (name: string) => name === "cursor" || (filters as readonly string[]).includes(name);
+  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([name, value]) => value.trim() !== "" && known(name)));
+  const filter = Object.fromEntries(filters.map((name) => [name, params[name] ?? ""])) as Record<F, string>;
+  return { params, filter };
+}
+
 export type FormOutcome = { ok: boolean; intent: string; message: string; fields: Record<string, string> };
 
 /**
