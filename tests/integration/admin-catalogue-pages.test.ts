@@ -2,24 +2,16 @@
 // sent to sign in, a buyer refused; an owner sees the dashboard's charts (SVG drawn on the server)
 // and the catalogue in English and Russian, and a form of the catalogue page changes a price, which
 // the storefront shows at once; support sees the page and is refused the write.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { manualClock } from "../../core/shared/clock.ts";
 import { formatMoney } from "../../i18n/format.ts";
-import { PRODUCTS, registerUser, TEST_ORIGIN, useShop, type User } from "../kit/shop.ts";
-import { makeOperator, type Operator } from "./admin-kit.ts";
+import { PRODUCTS, TEST_ORIGIN, useShop } from "../kit/shop.ts";
+import { useStaff } from "./admin-kit.ts";
 
 const clock = manualClock(new Date("2026-08-01T00:00:00.000Z"));
 const shop = useShop({ clock, pages: true });
 
-let owner: Operator;
-let support: Operator;
-let buyer: User;
-
-beforeAll(async () => {
-  owner = await makeOperator(shop, clock, "owner");
-  support = await makeOperator(shop, clock, "support");
-  buyer = await registerUser(shop, { tag: "buyer" });
-});
+const { owner, support, buyer } = useStaff(shop, clock);
 
 const open = async (path: string, token?: string) => {
   const res = await shop.request(path, { headers: token ? { cookie: `access_token=${token}` } : {}, redirect: "manual" });
