@@ -209,10 +209,10 @@ export function Facts({ rows }: { rows: [string, ReactNode][] }) {
 }
 
 /** The game of a form (grant, compensation): its options are the catalogue's games. */
-export function GameSelect({ field, games }: { field: Metadata; games: { id: number; name: string }[] }) {
+export function GameSelect({ field, games, label }: { field: Metadata; games: { id: number; name: string }[]; label?: string }) {
   const t = useT();
   return (
-    <SelectField field={field} label={t("admin.col.game")}>
+    <SelectField field={field} label={label ?? t("admin.col.game")}>
       {games.map((g) => (
         <option key={g.id} value={g.id}>
           {g.name}
