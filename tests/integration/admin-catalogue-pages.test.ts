@@ -110,6 +110,10 @@ describe("the dashboard and catalogue pages", () => {
     expect(rule).toMatchObject({ to: "/en/cs2", status: 301 });
     await save({ intent: "rule-delete", id: String(rule.id) });
     expect((await manage.rules()).some((r) => r.id === rule.id)).toBe(false);
+    // Removed again from an older page: no row of the page is its own, so the message is at the top.
+    const gone = await post("/en/admin/catalogue", owner.token, { intent: "rule-delete", id: String(rule.id), reason });
+    expect(gone.status).toBe(404);
+    expect(gone.html).toContain(escaped(t("en")("errors.route_rule_not_found")));
     // A site page's text, with no summary.
     await save({ intent: "page-write", slug: "terms", locale: "en", title: "Terms (forms)", summary: "", body: "The terms, written by the form." });
     expect((await manage.sitePages()).find((p) => p.slug === "terms" && p.locale === "en")).toMatchObject({ title: "Terms (forms)", summary: "", body: "The terms, written by the form." });

@@ -16,7 +16,7 @@ import { minorDigits } from "../../../core/shared/money.ts";
 import { formatMoney } from "../../../i18n/format.ts";
 import { LOCALES } from "../../../i18n/locales.ts";
 import { GameSelect, ReasonField } from "../../components/admin.tsx";
-import { Notice, SubmitButton } from "../../components/forms.tsx";
+import { FormMessage, messagesOf, Notice, SubmitButton } from "../../components/forms.tsx";
 import { CheckboxField, Field, PageForm, replyTo, SelectField, TextareaField, usePageForm } from "../../components/page-form.tsx";
 import { Card } from "../../components/ui/primitives.tsx";
 import { catalogueAction, catalogueData, type CatalogueIntent } from "../../lib/admin-catalogue.server.ts";
@@ -137,12 +137,30 @@ function Opener({ name, label, value, options, langName, lang }: { name: string;
   );
 }
 
-export default function Catalogue({ loaderData: d }: Route.ComponentProps) {
+/**
+ * A refusal for a row the page does not show (posted from an older page: a removed rule, another
+ * game's texts): its message at the top, since no form on the page is its own.
+ */
+function rowlessRefusal(d: Data, answer: Route.ComponentProps["actionData"]): string[] | undefined {
+  if (!answer || !("result" in answer)) return undefined;
+  const rows: Partial<Record<string, (string | number)[]>> = {
+    "game-update": d.games.map((g) => g.id),
+    "game-texts": [d.editing.gameId],
+    "product-update": d.products.map((p) => p.id),
+    "area-update": d.areas.map((a) => a.id),
+    "rule-delete": d.rules.map((r) => r.id),
+  };
+  const shown = rows[answer.intent];
+  return shown && !shown.map(String).includes(String(answer.result.initialValue?.id)) ? messagesOf(answer.result) : undefined;
+}
+
+export default function Catalogue({ loaderData: d, actionData }: Route.ComponentProps) {
   const t = useT();
   return (
     <section aria-labelledby="catalogue-title">
       <h1 id="catalogue-title">{t("adminCatalogue.title")}</h1>
       {!d.owner && <p className="muted">{t("adminCatalogue.readOnly")}</p>}
+      <FormMessage errors={rowlessRefusal(d, actionData)} />
       <Games d={d} />
       <div className="admin-grid">
         <NewGame />
