@@ -65,6 +65,17 @@ function Saved({ intents }: { intents: CatalogueIntent[] }) {
   return <Notice>{answer.message}</Notice>;
 }
 
+/** A card of the page: its title, "Saved" when one of `intents` (its forms) was done, its content. */
+function Section({ title, intents, children }: { title: string; intents: CatalogueIntent[]; children: ReactNode }) {
+  return (
+    <Card as="section">
+      <h2 className="h3">{title}</h2>
+      <Saved intents={intents} />
+      {children}
+    </Card>
+  );
+}
+
 /** A form of the page: its message, the row it changes (`id`, hidden), its fields, the reason and the button. */
 function CatalogueForm({
   form,
@@ -197,9 +208,7 @@ function RowTable({ head, children }: { head: string[]; children: ReactNode }) {
 function Games({ d }: { d: Data }) {
   const t = useT();
   return (
-    <Card as="section">
-      <h2 className="h3">{t("adminCatalogue.games")}</h2>
-      <Saved intents={["game-update"]} />
+    <Section title={t("adminCatalogue.games")} intents={["game-update"]}>
       <RowTable head={[t("adminCatalogue.game"), t("adminCatalogue.languages"), t("adminCatalogue.change")]}>
         {d.games.map((g) => (
           <tr key={g.id}>
@@ -213,7 +222,7 @@ function Games({ d }: { d: Data }) {
           </tr>
         ))}
       </RowTable>
-    </Card>
+    </Section>
   );
 }
 
@@ -242,9 +251,7 @@ function NewGame() {
     { defaultValue: { locale, status: "working", order: "0", visible: "on" } },
   );
   return (
-    <Card as="section">
-      <h2 className="h3">{t("adminCatalogue.newGame")}</h2>
-      <Saved intents={["game-create"]} />
+    <Section title={t("adminCatalogue.newGame")} intents={["game-create"]}>
       <CatalogueForm form={form} intent="game-create" reason={fields.reason} submit={t("adminCatalogue.add")}>
         <Field field={fields.slug} label={t("adminCatalogue.slug")} />
         <Field field={fields.name} label={t("adminCatalogue.name")} />
@@ -257,7 +264,7 @@ function NewGame() {
         <Field field={fields.tagline} label={t("adminCatalogue.tagline")} frame="wide" />
         <TextareaField field={fields.description} label={t("adminCatalogue.description")} frame="wide" />
       </CatalogueForm>
-    </Card>
+    </Section>
   );
 }
 
@@ -269,8 +276,7 @@ function GameTexts({ d }: { d: Data }) {
   // The texts are JSON: what is wrong inside them is said by its place ("features[0].title").
   const inside = Object.entries(form.allErrors).filter(([name]) => name.startsWith("texts."));
   return (
-    <Card as="section">
-      <h2 className="h3">{t("adminCatalogue.texts")}</h2>
+    <Section title={t("adminCatalogue.texts")} intents={["game-texts"]}>
       <Opener
         name="game"
         label={t("adminCatalogue.game")}
@@ -283,7 +289,6 @@ function GameTexts({ d }: { d: Data }) {
         langName="lang"
         lang={lang}
       />
-      <Saved intents={["game-texts"]} />
       <CatalogueForm form={form} intent="game-texts" id={gameId} reason={fields.reason} submit={t("adminCatalogue.save")}>
         <input type="hidden" name="locale" value={lang} />
         <TextareaField field={fields.texts} label={t("adminCatalogue.textsJson", { game: gameName, language: lang })} frame="wide" rows={16} spellCheck={false} />
@@ -297,7 +302,7 @@ function GameTexts({ d }: { d: Data }) {
           </ul>
         )}
       </CatalogueForm>
-    </Card>
+    </Section>
   );
 }
 
@@ -306,9 +311,7 @@ function Products({ d }: { d: Data }) {
   const locale = useLocale();
   const gameName = (id: number) => d.games.find((g) => g.id === id)?.name ?? String(id);
   return (
-    <Card as="section">
-      <h2 className="h3">{t("adminCatalogue.products")}</h2>
-      <Saved intents={["product-update"]} />
+    <Section title={t("adminCatalogue.products")} intents={["product-update"]}>
       <RowTable head={[t("adminCatalogue.game"), t("adminCatalogue.area"), t("adminCatalogue.days"), t("adminCatalogue.price"), t("adminCatalogue.change")]}>
         {d.products.map((p) => (
           <tr key={p.id}>
@@ -326,7 +329,7 @@ function Products({ d }: { d: Data }) {
         ))}
       </RowTable>
       <NewProduct d={d} />
-    </Card>
+    </Section>
   );
 }
 
@@ -378,16 +381,14 @@ function NewProduct({ d }: { d: Data }) {
 function Areas({ d }: { d: Data }) {
   const t = useT();
   return (
-    <Card as="section">
-      <h2 className="h3">{t("adminCatalogue.areas")}</h2>
-      <Saved intents={["area-update"]} />
+    <Section title={t("adminCatalogue.areas")} intents={["area-update"]}>
       {d.areas.map((a) => (
         <AreaForm key={a.id} area={a} />
       ))}
       <h3 className="h4">{t("adminCatalogue.newArea")}</h3>
       <Saved intents={["area-create"]} />
       <AreaForm />
-    </Card>
+    </Section>
   );
 }
 
@@ -411,9 +412,7 @@ function AreaForm({ area }: { area?: Data["areas"][number] }) {
 function Rules({ d }: { d: Data }) {
   const t = useT();
   return (
-    <Card as="section">
-      <h2 className="h3">{t("adminCatalogue.rules")}</h2>
-      <Saved intents={["rule-delete"]} />
+    <Section title={t("adminCatalogue.rules")} intents={["rule-delete"]}>
       <ul className="admin-rules">
         {d.rules.map((r) => (
           <li key={r.id}>
@@ -425,7 +424,7 @@ function Rules({ d }: { d: Data }) {
       <h3 className="h4">{t("adminCatalogue.newRule")}</h3>
       <Saved intents={["rule-create"]} />
       <NewRule />
-    </Card>
+    </Section>
   );
 }
 
@@ -459,8 +458,7 @@ function SitePage({ d }: { d: Data }) {
     { defaultValue: { title: page?.title ?? "", summary: page?.summary ?? "", body: page?.body ?? "" } },
   );
   return (
-    <Card as="section">
-      <h2 className="h3">{t("adminCatalogue.sitePages")}</h2>
+    <Section title={t("adminCatalogue.sitePages")} intents={["page-write"]}>
       <Opener
         name="page"
         label={t("adminCatalogue.page")}
@@ -471,7 +469,6 @@ function SitePage({ d }: { d: Data }) {
         langName="plang"
         lang={locale}
       />
-      <Saved intents={["page-write"]} />
       <CatalogueForm form={form} intent="page-write" reason={fields.reason} submit={t("adminCatalogue.save")}>
         <input type="hidden" name="slug" value={slug} />
         <input type="hidden" name="locale" value={locale} />
@@ -479,7 +476,7 @@ function SitePage({ d }: { d: Data }) {
         <Field field={fields.summary} label={t("adminCatalogue.summary")} frame="wide" />
         <TextareaField field={fields.body} label={t("adminCatalogue.body")} frame="wide" rows={12} />
       </CatalogueForm>
-    </Card>
+    </Section>
   );
 }
 
