@@ -3,7 +3,7 @@
 // phone, the "next page" link of a cursor-paged list and a money figure.
 import type { FieldMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import type { AdminPayment } from "../../core/admin/index.ts";
 import type { AuditEntry } from "../../core/audit/index.ts";
 import { formatMoney } from "../../i18n/format.ts";
@@ -11,7 +11,7 @@ import { useLocale, useT } from "../lib/i18n.tsx";
 import { useHref } from "../lib/paths.ts";
 import { useFormatDate } from "../lib/dates.ts";
 import { Field, SelectField } from "./page-form.tsx";
-import { Notice } from "./forms.tsx";
+import { FormMessage, Notice } from "./forms.tsx";
 import { Badge } from "./ui/primitives.tsx";
 
 type Metadata = FieldMetadata<string | undefined>;
@@ -71,11 +71,11 @@ export function DataTable({ caption, head, children, empty }: { caption: string;
   );
 }
 
-/** The link to the next page of a cursor-paged list: the same query with `cursor`. */
-export function NextPage({ cursor, search }: { cursor: string | null; search: string }) {
+/** The link to the next page of a cursor-paged list: the same filter with `cursor`. */
+export function NextPage({ cursor, filter }: { cursor: string | null; filter: Record<string, string> }) {
   const t = useT();
   if (cursor === null) return null;
-  const query = new URLSearchParams(search);
+  const query = new URLSearchParams(Object.entries(filter).filter(([, value]) => value !== ""));
   query.set("cursor", cursor);
   return (
     <p className="pager">
@@ -83,6 +83,50 @@ export function NextPage({ cursor, search }: { cursor: string | null; search: st
         {t("admin.table.next")}
       </Link>
     </p>
+  );
+}
+
+/** A field of a list's filter form: its label and control (`id` is the control's). */
+export function FilterField({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * A filtered, cursor-paged list (the audit log, the payments): the filter form (a GET of the
+ * page, so it works without JavaScript), the loader's message when the filter was refused, the
+ * list itself and the link to its next page, which keeps the filter.
+ */
+export function FilteredList({
+  filter,
+  fields,
+  error,
+  nextCursor,
+  children,
+}: {
+  filter: Record<string, string>;
+  fields: ReactNode;
+  error: string | null;
+  nextCursor: string | null;
+  children: ReactNode;
+}) {
+  const t = useT();
+  return (
+    <>
+      <Form method="get" className="admin-filters" aria-label={t("admin.filters")}>
+        {fields}
+        <button type="submit" className="btn btn-primary">
+          {t("admin.filter.apply")}
+        </button>
+      </Form>
+      <FormMessage errors={error ? [error] : undefined} />
+      {children}
+      <NextPage cursor={nextCursor} filter={filter} />
+    </>
   );
 }
 
@@ -165,10 +209,10 @@ export function Facts({ rows }: { rows: [string, ReactNode][] }) {
 }
 
 /** The game of a form (grant, compensation): its options are the catalogue's games. */
-export function GameSelect({ field, games }: { field: Metadata; games: { id: number; name: string }[] }) {
+export function GameSelect({ field, games, label }: { field: Metadata; games: { id: number; name: string }[]; label?: string }) {
   const t = useT();
   return (
-    <SelectField field={field} label={t("admin.col.game")}>
+    <SelectField field={field} label={label ?? t("admin.col.game")}>
       {games.map((g) => (
         <option key={g.id} value={g.id}>
           {g.name}

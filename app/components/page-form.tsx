@@ -4,10 +4,10 @@
 // forms do not hydrate, so Conform runs on the server there and costs the browser nothing
 // (docs/decisions/0009-forms-on-the-server.md); a page that hydrates and imports this module pays
 // ~9 KiB gzip for it. No Zod here: constraints come as plain data.
-import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type FormMetadata, type SubmissionResult } from "@conform-to/react";
 import type { Constraint, DefaultValue } from "@conform-to/dom";
 import { Form } from "react-router";
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 import { FormMessage } from "./forms.tsx";
 
 /**
@@ -51,11 +51,14 @@ export function PageForm<S extends Record<string, unknown>>({ form, className = 
 type InputType = "text" | "email" | "password" | "number";
 type Metadata = FieldMetadata<string | undefined>;
 
+/** What every field takes besides its control's attributes: `frame` classes the field's frame (its layout in the form). */
+type FieldProps = { field: Metadata; label: string; hint?: ReactNode; frame?: string };
+
 /** The frame of a field: its label, the control, the message and the hint. */
-function FieldFrame({ field, label, hint, children }: { field: Metadata; label: string; hint?: ReactNode; children: ReactNode }) {
+function FieldFrame({ field, label, hint, frame, children }: FieldProps & { children: ReactNode }) {
   const invalid = Boolean(field.errors?.length);
   return (
-    <div className={`field${invalid ? " field-invalid" : ""}`}>
+    <div className={["field", invalid && "field-invalid", frame].filter(Boolean).join(" ")}>
       <label htmlFor={field.id}>{label}</label>
       {children}
       {invalid && (
@@ -80,13 +83,14 @@ export function Field({
   field,
   label,
   hint,
+  frame,
   unit,
   type = "text",
   ...input
-}: { field: Metadata; label: string; hint?: ReactNode; unit?: string; type?: InputType } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "id" | "name" | "form" | "defaultValue">) {
+}: FieldProps & { unit?: string; type?: InputType } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "id" | "name" | "form" | "defaultValue">) {
   const control = <input {...getInputProps(field, { type, ariaDescribedBy: hint ? field.descriptionId : undefined })} {...input} />;
   return (
-    <FieldFrame field={field} label={label} hint={hint}>
+    <FieldFrame field={field} label={label} hint={hint} frame={frame}>
       {unit === undefined ? (
         control
       ) : (
@@ -106,14 +110,24 @@ export function SelectField({
   field,
   label,
   hint,
+  frame,
   children,
   ...select
-}: { field: Metadata; label: string; hint?: ReactNode; children: ReactNode } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name" | "form" | "defaultValue">) {
+}: FieldProps & { children: ReactNode } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "name" | "form" | "defaultValue">) {
   return (
-    <FieldFrame field={field} label={label} hint={hint}>
+    <FieldFrame field={field} label={label} hint={hint} frame={frame}>
       <select {...getSelectProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined })} {...select}>
         {children}
       </select>
+    </FieldFrame>
+  );
+}
+
+/** A labelled text area wired like Field. */
+export function TextareaField({ field, label, hint, frame, ...textarea }: FieldProps & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "name" | "form" | "defaultValue">) {
+  return (
+    <FieldFrame field={field} label={label} hint={hint} frame={frame}>
+      <textarea {...getTextareaProps(field, { ariaDescribedBy: hint ? field.descriptionId : undefined })} {...textarea} />
     </FieldFrame>
   );
 }

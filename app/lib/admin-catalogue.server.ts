@@ -1,10 +1,14 @@
 // The catalogue page's loader and form actions (app/routes/admin/catalogue.tsx), on the server only:
-// the page's data, and every form run through the API's schemas and core (app/lib/admin.server.ts).
+// the page's data, and every form of the page read with Conform (app/lib/forms.server.ts) against
+// one discriminated union on `intent` built from the JSON API's schemas (core/catalog/manage.schema.ts),
+// then run through the same core calls (docs/decisions/0009-forms-on-the-server.md).
 import { data, type AppLoadContext } from "react-router";
+import { z } from "zod";
 import {
   AreaCreateSchema,
   AreaUpdateSchema,
   GameCreateSchema,
+  GameTextSchema,
   GameUpdateSchema,
   ProductCreateSchema,
   ProductUpdateSchema,
@@ -15,9 +19,11 @@ import {
 import { ReasonOnlySchema } from "../../core/admin/index.ts";
 import { SITE_PAGES } from "../../core/content/slugs.ts";
 import { minorDigits } from "../../core/shared/money.ts";
+import { IdSchema } from "../../core/shared/schema.ts";
 import { LOCALES, type Locale } from "../../i18n/locales.ts";
 import { gameTextInput } from "../../server/api/wire/catalogue.ts";
-import { requireOperatorPage, runForm } from "./admin.server.ts";
+import { actorOf, requireOperatorPage } from "./admin.server.ts";
+import { readSubmission, refuse } from "./forms.server.ts";
 
 type Args = { context: AppLoadContext; request: Request };
 
@@ -47,108 +53,135 @@ export async function catalogueData({ context, request }: Args) {
   );
 }
 
-const text = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === "string" ? value : undefined;
-};
-const num = (form: FormData, name: string) => {
-  const value = text(form, name);
-  return value === undefined || value.trim() === "" ? undefined : Number(value);
-};
+const task = <I extends string>(intent: I) => ({ intent: z.literal(intent) });
 
+/** A checkbox: posted ("on") when checked, absent when not — never "leave as it was". */
+const Checkbox = z.boolean({ message: "validation.boolean" }).default(false);
+
+/** A price typed in the currency's units ("19.99", "19,99") → minor units; anything else is no number, for the API's check to refuse. */
+const priceField = (digits: number) =>
+  z
+    .string({ message: "validation.required" })
+    .trim()
+    .transform((typed) => {
+      const value = typed.replace(",", ".");
+      return /^\d+(\.\d+)?$/.test(value) ? Math.round(Number(value) * 10 ** digits) : Number.NaN;
+    })
+    .pipe(ProductUpdateSchema.shape.price.unwrap());
+
+/** Countries typed as a list ("DE, FR IT"); an empty field (or the global area's, which is not posted) is none. */
+const countriesField = z
+  .string()
+  .default("")
+  .transform((typed) => typed.split(/[\s,;]+/).filter(Boolean))
+  .pipe(AreaCreateSchema.shape.countries.unwrap());
+
+/** A language's texts as the JSON the texts form edits (the wire's field names). */
+const textsField = z
+  .string({ message: "validation.required" })
+  .transform((typed, ctx) => {
+    try {
+      return JSON.parse(typed) as unknown;
+    } catch {
+      ctx.addIssue({ code: "custom", message: "validation.invalid" });
+      return z.NEVER;
+    }
+  })
+  .pipe(GameTextSchema);
+
+/**
+ * Every form of the page, by its intent: the fields as the page posts them, each checked by the
+ * API's schema of that call (`digits`: of the shop's currency, for prices). A form repeated per
+ * row (a game, a product, an area, a rule) posts the row's `id`.
+ */
+export function catalogueForms(digits: number) {
+  return z.discriminatedUnion("intent", [
+    GameCreateSchema.omit({ texts: true }).extend({
+      ...task("game-create"),
+      visible: Checkbox,
+      locale: z.enum(LOCALES, { message: "validation.invalid" }),
+      tagline: GameTextSchema.shape.tagline,
+      description: GameTextSchema.shape.description,
+    }),
+    GameUpdateSchema.pick({ status: true, order: true, reason: true }).extend({ ...task("game-update"), id: IdSchema, visible: Checkbox }),
+    ReasonOnlySchema.extend({ ...task("game-texts"), id: IdSchema, locale: z.enum(LOCALES, { message: "validation.invalid" }), texts: textsField }),
+    ProductCreateSchema.omit({ title: true }).extend({ ...task("product-create"), price: priceField(digits) }),
+    ProductUpdateSchema.omit({ title: true }).extend({ ...task("product-update"), id: IdSchema, price: priceField(digits), active: Checkbox }),
+    AreaCreateSchema.extend({ ...task("area-create"), countries: countriesField }),
+    AreaUpdateSchema.extend({ ...task("area-update"), id: z.string({ message: "validation.required" }), name: AreaCreateSchema.shape.name, countries: countriesField }),
+    RouteRuleCreateSchema.extend(task("rule-create")),
+    ReasonOnlySchema.extend({ ...task("rule-delete"), id: IdSchema }),
+    SitePageUpdateSchema.extend({ ...task("page-write"), ...SitePageParamsSchema.shape, summary: SitePageUpdateSchema.shape.summary.default("") }),
+  ]);
+}
+
+export type CatalogueIntent = z.infer<ReturnType<typeof catalogueForms>>["intent"];
+
+/**
+ * Runs the form the page posted as the operator: a refusal (by the schema, or by the core — support
+ * may not write) goes back to that form as Conform's reply; a done one says so (200) and the page
+ * shows the catalogue as it is now.
+ */
 export async function catalogueAction({ context, request }: Args) {
-  const form = await request.formData();
-  const intent = text(form, "intent") ?? "";
-  const manage = context.services.catalogAdmin;
-  const reason = text(form, "reason");
-  const id = num(form, "id") ?? 0;
+  const operator = requireOperatorPage(context, request);
   const digits = minorDigits(context.services.settings.SHOP_CURRENCY);
-  /** A price typed in the currency's units ("19.99") → minor units; anything else stays as typed, for the schema to refuse. */
-  const price = (name: string) => {
-    const value = text(form, name)?.trim().replace(",", ".");
-    return value && /^\d+(\.\d+)?$/.test(value) ? Math.round(Number(value) * 10 ** digits) : value;
-  };
-  switch (intent) {
-    case "game-create":
-      return runForm(
-        context,
-        request,
-        intent,
-        GameCreateSchema,
-        {
-          slug: text(form, "slug"),
-          name: text(form, "name"),
-          status: text(form, "status"),
-          order: num(form, "order") ?? 0,
-          visible: form.has("visible"),
-          texts: { [text(form, "locale") ?? "en"]: { name: text(form, "name"), tagline: text(form, "tagline"), description: text(form, "description") } },
-          reason,
-        },
-        ({ reason, texts, ...input }, actor) => manage.createGame(actor, { ...input, texts: Object.fromEntries(Object.entries(texts).map(([l, v]) => [l, gameTextInput(v!)])) }, reason),
-      );
-    case "game-update":
-      return runForm(
-        context,
-        request,
-        intent,
-        GameUpdateSchema,
-        { status: text(form, "status"), order: num(form, "order"), visible: form.has("visible"), reason },
-        ({ reason, texts: _, ...input }, actor) => manage.updateGame(actor, id, input, reason),
-      );
-    case "game-texts": {
-      let parsed: unknown = text(form, "texts");
-      try {
-        parsed = JSON.parse(String(parsed));
-      } catch {
-        // The schema says what is wrong with it.
+  const submission = await readSubmission(context, request, catalogueForms(digits));
+  if (submission.status !== "success") return refuse(context, submission);
+  const form = submission.value;
+  const actor = actorOf(context, operator);
+  const manage = context.services.catalogAdmin;
+  try {
+    switch (form.intent) {
+      case "game-create": {
+        const { intent: _, locale, tagline, description, reason, ...game } = form;
+        const texts = { [locale]: gameTextInput(GameTextSchema.parse({ name: game.name, tagline, description })) };
+        await manage.createGame(actor, { ...game, texts }, reason);
+        break;
       }
-      return runForm(context, request, intent, GameUpdateSchema, { texts: { [text(form, "locale") ?? ""]: parsed }, reason }, ({ reason, texts }, actor) =>
-        manage.updateGame(actor, id, { texts: Object.fromEntries(Object.entries(texts ?? {}).map(([l, v]) => [l, gameTextInput(v!)])) }, reason),
-      );
+      case "game-update": {
+        const { intent: _, id, reason, ...change } = form;
+        await manage.updateGame(actor, id, change, reason);
+        break;
+      }
+      case "game-texts":
+        await manage.updateGame(actor, form.id, { texts: { [form.locale]: gameTextInput(form.texts) } }, form.reason);
+        break;
+      case "product-create": {
+        const { intent: _, reason, cheat_id, ...product } = form;
+        await manage.createProduct(actor, { ...product, cheatId: cheat_id }, reason);
+        break;
+      }
+      case "product-update": {
+        const { intent: _, id, reason, ...change } = form;
+        await manage.updateProduct(actor, id, change, reason);
+        break;
+      }
+      case "area-create": {
+        const { intent: _, reason, ...area } = form;
+        await manage.createArea(actor, area, reason);
+        break;
+      }
+      case "area-update": {
+        const { intent: _, id, reason, ...change } = form;
+        await manage.updateArea(actor, id, change, reason);
+        break;
+      }
+      case "rule-create": {
+        const { intent: _, reason, ...rule } = form;
+        await manage.addRule(actor, rule, reason);
+        break;
+      }
+      case "rule-delete":
+        await manage.removeRule(actor, form.id, form.reason);
+        break;
+      case "page-write": {
+        const { intent: _, slug, locale, reason, ...page } = form;
+        await manage.writeSitePage(actor, slug, locale, page, reason);
+        break;
+      }
     }
-    case "product-create":
-      return runForm(
-        context,
-        request,
-        intent,
-        ProductCreateSchema,
-        { cheat_id: num(form, "cheat_id"), area: text(form, "area"), days: num(form, "days"), price: price("price"), active: true, reason },
-        ({ reason, cheat_id, ...input }, actor) => manage.createProduct(actor, { ...input, cheatId: cheat_id }, reason),
-      );
-    case "product-update":
-      return runForm(context, request, intent, ProductUpdateSchema, { price: price("price"), active: form.has("active"), reason }, ({ reason, ...input }, actor) =>
-        manage.updateProduct(actor, id, input, reason),
-      );
-    case "area-create":
-    case "area-update": {
-      const countries = (text(form, "countries") ?? "").split(/[\s,;]+/).filter(Boolean);
-      if (intent === "area-create")
-        return runForm(context, request, intent, AreaCreateSchema, { id: text(form, "area"), name: text(form, "name"), countries, reason }, ({ reason, ...input }, actor) =>
-          manage.createArea(actor, input, reason),
-        );
-      return runForm(context, request, intent, AreaUpdateSchema, { name: text(form, "name"), countries, reason }, ({ reason, ...input }, actor) =>
-        manage.updateArea(actor, text(form, "area") ?? "", input, reason),
-      );
-    }
-    case "rule-create":
-      return runForm(context, request, intent, RouteRuleCreateSchema, { from: text(form, "from"), to: text(form, "to"), status: num(form, "status"), reason }, ({ reason, ...input }, actor) =>
-        manage.addRule(actor, input, reason),
-      );
-    case "rule-delete":
-      return runForm(context, request, intent, ReasonOnlySchema, { reason }, ({ reason }, actor) => manage.removeRule(actor, id, reason));
-    case "page-write": {
-      const where = SitePageParamsSchema.safeParse({ slug: text(form, "slug"), locale: text(form, "locale") });
-      if (!where.success) throw data("errors.validation_failed", { status: 400 });
-      return runForm(
-        context,
-        request,
-        intent,
-        SitePageUpdateSchema,
-        { title: text(form, "title"), summary: text(form, "summary") ?? "", body: text(form, "body"), reason },
-        ({ reason, ...input }, actor) => manage.writeSitePage(actor, where.data.slug, where.data.locale, input, reason),
-      );
-    }
-    default:
-      throw data("errors.validation_failed", { status: 400 });
+  } catch (error) {
+    return refuse(context, submission, error);
   }
+  return { ok: true as const, intent: form.intent, message: context.t("adminCatalogue.saved") };
 }

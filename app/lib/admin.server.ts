@@ -7,12 +7,7 @@ import { data, type AppLoadContext } from "react-router";
 import type { Actor } from "../../core/admin/index.ts";
 import type { Operator, Permission } from "../../core/operators/index.ts";
 import { DomainError } from "../../core/shared/errors.ts";
-import type { z } from "zod";
-import { validate } from "../../server/http/body.ts";
-import type { MessageKey, Params } from "../../i18n/translate.ts";
 import { requireUser, storedGameProfile } from "./guards.server.ts";
-
-const say = (context: AppLoadContext, key: MessageKey, params?: Params) => (context.t as (k: MessageKey, p?: Params) => string)(key, params);
 
 /**
  * Why the back office refused a signed-in visitor, which the layout's error boundary explains, and
@@ -64,27 +59,14 @@ export function stepUpState(context: AppLoadContext, operator: Operator): string
   return context.services.operators.steppedUp(operator) && operator.stepUpUntil ? operator.stepUpUntil.toISOString() : null;
 }
 
-export type FormOutcome = { ok: boolean; intent: string; message: string; fields: Record<string, string> };
-
 /**
- * Runs one form of a back-office page: checks `input` with the call's schema and runs `act` as
- * the operator; answers what happened, in the page's language (the status of a refusal, too).
+ * The query of a filtered, cursor-paged list page (the audit log, the payments): `params`, the
+ * filters it knows and the cursor for its schema, an empty field of the filter form being no
+ * filter; `filter`, every filter's value for the form ("" where none).
  */
-export async function runForm<S extends z.ZodType>(
-  context: AppLoadContext,
-  request: Request,
-  intent: string,
-  schema: S,
-  input: unknown,
-  act: (value: z.infer<S>, actor: Actor) => Promise<unknown>,
-) {
-  const operator = requireOperatorPage(context, request);
-  try {
-    await act(validate(schema, input), { operator, ip: context.clientIp });
-    return { ok: true, intent, message: context.t("adminCatalogue.saved"), fields: {} } satisfies FormOutcome;
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    const fields = Object.fromEntries(Object.entries(error.details.fields ?? {}).map(([field, key]) => [field, say(context, key)]));
-    return data({ ok: false, intent, message: say(context, error.messageKey, error.details.params), fields } satisfies FormOutcome, { status: error.status });
-  }
+export function listQuery<F extends string>(request: Request, filters: readonly F[]) {
+  const known = (name: string) => name === "cursor" || (filters as readonly string[]).includes(name);
+  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([name, value]) => value.trim() !== "" && known(name)));
+  const filter = Object.fromEntries(filters.map((name) => [name, params[name] ?? ""])) as Record<F, string>;
+  return { params, filter };
 }

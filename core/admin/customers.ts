@@ -5,25 +5,20 @@
 // first (the lock order of every writer: the user's row, then subscriptions) and is refused on an
 // operator's account.
 import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import type { Db, Tx } from "../../db/client.ts";
+import type { Tx } from "../../db/client.ts";
 import { licenceDevices, paymentOrders, recoveryCodes, referralRewards, sessions, subscriptions as passesTable, users } from "../../db/schema/index.ts";
 import type { Locale } from "../../i18n/locales.ts";
 import type { Translate } from "../../i18n/translate.ts";
-import type { Audit, AuditEntry } from "../audit/index.ts";
-import type { Catalog } from "../catalog/index.ts";
-import type { Ledger, LedgerEntry, Transaction } from "../ledger/index.ts";
-import { listOutboxTo, outboxById, resendableMessage, type Mailer, type OutboxEntry } from "../mail/index.ts";
-import type { Notification, Notifications } from "../notifications/index.ts";
-import { SUPPORT_MAX_DAYS, type Operator, type OperatorRole, type Operators } from "../operators/index.ts";
-import type { Sessions } from "../sessions/index.ts";
-import type { Clock } from "../shared/clock.ts";
+import type { AuditEntry } from "../audit/index.ts";
+import type { LedgerEntry, Transaction } from "../ledger/index.ts";
+import { listOutboxTo, outboxById, resendableMessage, type OutboxEntry } from "../mail/index.ts";
+import type { Notification } from "../notifications/index.ts";
+import { SUPPORT_MAX_DAYS, type Operator, type OperatorRole } from "../operators/index.ts";
 import { DomainError } from "../shared/errors.ts";
 import { MAX_ID } from "../shared/schema.ts";
-import type { Subscription, Subscriptions } from "../subscriptions/index.ts";
-import type { Suspensions } from "../suspensions/index.ts";
+import type { Subscription } from "../subscriptions/index.ts";
+import type { AdminDeps } from "./index.ts";
 import { toAdminPayment, type AdminPayment } from "./payments.ts";
-
-type Logger = { error(obj: object, msg?: string): void };
 
 /** Who acts, from where: every write carries it into the audit log. */
 export type Actor = { operator: Operator; ip: string };
@@ -127,21 +122,9 @@ const passState = (s: Subscription | undefined) => (s ? { state: s.state, expire
 /** A LIKE pattern that matches `text` literally as a prefix. */
 const prefixPattern = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export function createCustomers(deps: {
-  db: Db;
-  clock: Clock;
-  audit: Audit;
-  operators: Operators;
-  catalog: Catalog;
-  ledger: Ledger;
-  subscriptions: Subscriptions;
-  suspensions: Suspensions;
-  sessions: Sessions;
-  notifications: Notifications;
-  mailer: Mailer;
-  currency: string;
-  logger: Logger;
-}) {
+export function createCustomers(
+  deps: Pick<AdminDeps, "db" | "clock" | "audit" | "operators" | "catalog" | "ledger" | "subscriptions" | "suspensions" | "sessions" | "notifications" | "mailer" | "currency" | "logger">,
+) {
   const { db, clock, audit, operators, catalog, ledger, subscriptions, suspensions, notifications, mailer, currency, logger } = deps;
 
   const profileOf = (row: typeof users.$inferSelect): CustomerProfile => ({

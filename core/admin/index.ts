@@ -28,7 +28,8 @@ type Logger = { error(obj: object, msg?: string): void; warn(obj: object, msg?: 
 
 export type Admin = ReturnType<typeof createAdmin>;
 
-export function createAdmin(deps: {
+/** What the back office is made of. */
+export type AdminDeps = {
   db: Db;
   clock: Clock;
   audit: Audit;
@@ -47,7 +48,9 @@ export function createAdmin(deps: {
   currency: string;
   logger: Logger;
   compensationBatch: number;
-}) {
+};
+
+export function createAdmin(deps: AdminDeps) {
   const { operators, accounts } = deps;
 
   /**

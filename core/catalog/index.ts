@@ -5,6 +5,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { cheats, gameTexts, products, shoppingAreaCountries, shoppingAreas, type GameStatus, type ProductSnapshot } from "../../db/schema/index.ts";
 import { DEFAULT_LOCALE, type Locale } from "../../i18n/locales.ts";
+import { createChanges } from "../shared/changes.ts";
 
 export const GLOBAL_AREA = "global";
 
@@ -74,8 +75,7 @@ export type Catalog = ReturnType<typeof createCatalog>;
 
 export function createCatalog({ db }: { db: Db }) {
   let snapshot: Snapshot | undefined;
-  let version = 0;
-  const listeners = new Set<() => void>();
+  const changes = createChanges();
 
   async function load(): Promise<Snapshot> {
     const [cheatRows, countryRows, productRows, textRows] = await Promise.all([
@@ -121,17 +121,13 @@ export function createCatalog({ db }: { db: Db }) {
     /** Reads the catalogue from the database; call at boot and after every change of it. */
     async reload() {
       snapshot = await load();
-      version++;
-      for (const listener of listeners) listener();
+      changes.changed();
     },
     /** Increases whenever the catalogue changed. */
     get version() {
-      return version;
+      return changes.version;
     },
-    onChange(listener: () => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onChange: changes.onChange,
     /** Every game, hidden ones included (a profile, a gift, a mail names them); lists for visitors filter on `visible`. */
     cheats: () => current().cheats,
     cheatBySlug: (slug: string) => current().cheatBySlug.get(slug),

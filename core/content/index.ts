@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { sitePages, type SitePageSlug } from "../../db/schema/index.ts";
 import { DEFAULT_LOCALE, type Locale } from "../../i18n/locales.ts";
 import { SITE_PAGES } from "./slugs.ts";
+import { createChanges } from "../shared/changes.ts";
 
 export { SITE_PAGES } from "./slugs.ts";
 export type { SitePageSlug } from "../../db/schema/index.ts";
@@ -20,8 +21,7 @@ export type Content = ReturnType<typeof createContent>;
 
 export function createContent({ db }: { db: Db }) {
   let pages: Map<string, SitePage> | undefined;
-  let version = 0;
-  const listeners = new Set<() => void>();
+  const changes = createChanges();
   const key = (slug: SitePageSlug, locale: Locale) => `${slug}|${locale}`;
 
   return {
@@ -29,16 +29,12 @@ export function createContent({ db }: { db: Db }) {
     async reload() {
       const rows = await db.select().from(sitePages);
       pages = new Map(rows.map((row) => [key(row.slug, row.locale), row]));
-      version++;
-      for (const listener of listeners) listener();
+      changes.changed();
     },
     get version() {
-      return version;
+      return changes.version;
     },
-    onChange(listener: () => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onChange: changes.onChange,
     /** A page in `locale`, else in English, else in Russian; undefined when none was written. */
     page(slug: SitePageSlug, locale: Locale): SitePage | undefined {
       if (!pages) throw new Error("content not loaded: call content.reload() at boot");

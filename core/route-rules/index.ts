@@ -13,6 +13,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { routeRules } from "../../db/schema/index.ts";
 import { DomainError } from "../shared/errors.ts";
+import { createChanges } from "../shared/changes.ts";
 
 export type RouteRuleStatus = 301 | 302;
 
@@ -78,7 +79,7 @@ export function createRouteRules({ db, publicUrl }: { db: Db; publicUrl: string 
   let loading: Promise<RouteRuleTable> | undefined;
   // Bumped by every change: a read that started before it is not kept.
   let generation = 0;
-  const listeners = new Set<() => void>();
+  const changes = createChanges();
 
   const toRule = (row: typeof routeRules.$inferSelect): RouteRule => ({ ...row, status: row.status === 301 ? 301 : 302 });
 
@@ -109,7 +110,7 @@ export function createRouteRules({ db, publicUrl }: { db: Db; publicUrl: string 
   function changed(): void {
     generation++;
     table = undefined;
-    for (const listener of listeners) listener();
+    changes.changed();
   }
 
   /** The path of this site a target leads to (its query dropped), or undefined when it leaves the site. */
@@ -146,10 +147,7 @@ export function createRouteRules({ db, publicUrl }: { db: Db; publicUrl: string 
      */
     changed,
 
-    onChange(listener: () => void): () => void {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onChange: changes.onChange,
 
     list: all,
 

@@ -10,22 +10,17 @@ import { auditLog, sessions, users } from "../../db/schema/index.ts";
 import { manualClock } from "../../core/shared/clock.ts";
 import { OPERATOR_SESSION_SECONDS, STEP_UP_SECONDS } from "../../core/operators/index.ts";
 import { TEST_ORIGIN } from "../kit/app.ts";
-import { GAMES, PASSWORD, registerUser, signIn, useShop, type Reply, type User } from "../kit/shop.ts";
-import { auditCount, auditEntries, enableTwoFa, freshCode, makeOperator, payByPayPal, signInWithCode, type Operator } from "./admin-kit.ts";
+import { GAMES, PASSWORD, registerUser, signIn, useShop, type Reply } from "../kit/shop.ts";
+import { auditCount, auditEntries, enableTwoFa, freshCode, makeOperator, payByPayPal, signInWithCode, useStaff } from "./admin-kit.ts";
 
 const clock = manualClock(new Date("2026-05-01T00:00:00.000Z"));
 const FOUNDER = `founder-${process.pid}@shop.test`;
 const shop = useShop({ paypal: true, clock, env: { OWNER_EMAILS: ` ${FOUNDER.toUpperCase()} , other@shop.test`, TRUST_PROXY: "1" } });
 
-let owner: Operator;
-let support: Operator;
-let buyer: User;
+const { owner, support, buyer } = useStaff(shop, clock);
 let paymentId: number;
 
 beforeAll(async () => {
-  owner = await makeOperator(shop, clock, "owner");
-  support = await makeOperator(shop, clock, "support");
-  buyer = await registerUser(shop, { tag: "buyer" });
   ({ paymentId } = await payByPayPal(shop, buyer, { amount: 5000 }));
 });
 

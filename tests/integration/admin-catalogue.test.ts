@@ -5,26 +5,18 @@
 // shows in the next answer; areas move countries; route rules redirect; the site pages change per
 // language; the demo catalogue never comes back over an operator's changes.
 import { and, eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { manualClock } from "../../core/shared/clock.ts";
 import { RESERVED_SLUGS } from "../../core/catalog/manage.schema.ts";
 import { products, shoppingAreaCountries } from "../../db/schema/index.ts";
 import { DEMO, seedCatalog } from "../../db/seed.ts";
-import { GAMES, PRODUCTS, registerUser, useShop, type Reply, type User } from "../kit/shop.ts";
-import { auditCount, auditEntries, makeOperator, type Operator } from "./admin-kit.ts";
+import { GAMES, PRODUCTS, registerUser, useShop, type Reply } from "../kit/shop.ts";
+import { auditCount, auditEntries, useStaff } from "./admin-kit.ts";
 
 const clock = manualClock(new Date("2026-06-01T00:00:00.000Z"));
 const shop = useShop({ clock });
 
-let owner: Operator;
-let support: Operator;
-let buyer: User;
-
-beforeAll(async () => {
-  owner = await makeOperator(shop, clock, "owner");
-  support = await makeOperator(shop, clock, "support");
-  buyer = await registerUser(shop, { tag: "buyer" });
-});
+const { owner, support, buyer } = useStaff(shop, clock);
 
 const texts = (name: string) => ({
   en: { name, tagline: `${name}, safely.`, description: `All about ${name}.`, features: [{ title: "Radar", text: "Sees all." }], faq: [{ question: "Safe?", answer: "Yes." }], status_note: "" },

@@ -3,23 +3,17 @@
 // days, adjust the balance, suspend and lift, reset two-factor codes, end sessions, resend a mail —
 // with what it does to the buyer's account as the buyer sees it.
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { paymentOrders, users } from "../../db/schema/index.ts";
 import { manualClock } from "../../core/shared/clock.ts";
 import { GAMES, PASSWORD, PRODUCTS, balanceOf, expectConsistentLedger, registerUser, signIn, subscriptionOf, subscriptionsOf, topUp, useShop, type Reply } from "../kit/shop.ts";
-import { auditEntries, enableTwoFa, makeOperator, payByPayPal, signInWithCode, type Operator } from "./admin-kit.ts";
+import { auditEntries, enableTwoFa, payByPayPal, signInWithCode, useStaff } from "./admin-kit.ts";
 
 const DAY = 86_400_000;
 const clock = manualClock(new Date("2026-07-01T00:00:00.000Z"));
 const shop = useShop({ paypal: true, clock, env: { SUPPORT_EMAIL: "help@shop.test" } });
 
-let owner: Operator;
-let support: Operator;
-
-beforeAll(async () => {
-  owner = await makeOperator(shop, clock, "owner");
-  support = await makeOperator(shop, clock, "support");
-});
+const { owner, support } = useStaff(shop, clock, { buyer: null });
 
 /** Moves the clock; the operators sign in again (an operator session lasts 12 hours). */
 async function advance(ms: number) {

@@ -3,25 +3,17 @@
 // zone (SHOP_TIME_ZONE): revenue net of refunds, payments, new buyers, passes held and frozen, per
 // game from the daily snapshot job; today live.
 import { sql } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { manualClock } from "../../core/shared/clock.ts";
 import { runJobsOnce } from "../../server/jobs.ts";
-import { GAMES, PRODUCTS, registerUser, useShop, type User } from "../kit/shop.ts";
-import { makeOperator, payByPayPal, signInWithCode, type Operator } from "./admin-kit.ts";
+import { GAMES, PRODUCTS, registerUser, useShop } from "../kit/shop.ts";
+import { payByPayPal, signInWithCode, useStaff } from "./admin-kit.ts";
 
 // 22:30 UTC on 1 March is already 2 March in Moscow (UTC+3).
 const clock = manualClock(new Date("2026-03-01T22:30:00.000Z"));
 const shop = useShop({ clock, paypal: true, env: { SHOP_TIME_ZONE: "Europe/Moscow" } });
 
-let owner: Operator;
-let support: Operator;
-let buyer: User;
-
-beforeAll(async () => {
-  owner = await makeOperator(shop, clock, "owner");
-  support = await makeOperator(shop, clock, "support");
-  buyer = await registerUser(shop, { tag: "buyer" });
-});
+const { owner, support, buyer } = useStaff(shop, clock);
 
 const stats = (token: string | undefined, q: string) => shop.call("GET", `/v2/admin/stats${q}`, { token });
 
@@ -46,7 +38,7 @@ describe("the dashboard's figures", () => {
     // Day 2: 20.00 of the payment refunded; a second buyer; a frozen pass.
     clock.advance(86_400_000);
     // An operator session lasts 12 hours: the owner signs in again on the next day.
-    owner = { ...owner, token: await signInWithCode(shop, clock, owner, owner.secret) };
+    owner.token = await signInWithCode(shop, clock, owner, owner.secret);
     const refund = await shop.call("POST", `/v2/admin/payments/${paymentId}/refund`, { token: owner.token, json: { amount: 2000, reason: "asked", code: owner.code() } });
     expect(refund.status, refund.text).toBe(200);
     const second = await registerUser(shop, { tag: "second", balance: 5000 });

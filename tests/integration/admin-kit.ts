@@ -3,7 +3,7 @@
 // given by the command line's use case, then signed in with a code (an operator session) — fresh
 // TOTP codes on the shop's manual clock, and the audit entries a call wrote.
 import { desc, eq } from "drizzle-orm";
-import { expect } from "vitest";
+import { beforeAll, expect } from "vitest";
 import { totpAt } from "../../core/accounts/totp.ts";
 import type { OperatorRole } from "../../core/operators/index.ts";
 import { auditLog, paymentOrders } from "../../db/schema/index.ts";
@@ -51,6 +51,25 @@ export async function makeOperator(shop: Shop, clock: ManualClock, role: Operato
   await shop.services.operators.grant(user.email, role, "test operator");
   const token = options.twoFa === false ? user.token : await signInWithCode(shop, clock, user, secret);
   return { ...user, token, role, secret, code: () => freshCode(clock, secret) };
+}
+
+/** The people most back-office tests start from: an owner, a support operator and a buyer. */
+export type Staff = { owner: Operator; support: Operator; buyer: User };
+
+/**
+ * The file's owner and support operator (makeOperator) and, unless `buyer` is null, a buyer
+ * registered with that tag ("buyer"), made in a `beforeAll` of the calling file in that order.
+ * The objects are handed out at once and filled in by the hook, so a file destructures them at
+ * its top: `const { owner, support, buyer } = useStaff(shop, clock);`.
+ */
+export function useStaff(shop: Shop, clock: ManualClock, { buyer = "buyer" }: { buyer?: string | null } = {}): Staff {
+  const staff = { owner: {}, support: {}, buyer: {} } as Staff;
+  beforeAll(async () => {
+    Object.assign(staff.owner, await makeOperator(shop, clock, "owner"));
+    Object.assign(staff.support, await makeOperator(shop, clock, "support"));
+    if (buyer !== null) Object.assign(staff.buyer, await registerUser(shop, { tag: buyer }));
+  });
+  return staff;
 }
 
 /** The newest audit entries (optionally of one action), newest first. */

@@ -5,22 +5,20 @@
 // page (its form's request key makes a second post the same refund), compensation replayed by its
 // key, and the lists' filters.
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { manualClock } from "../../core/shared/clock.ts";
 import { compensations, paymentRefunds } from "../../db/schema/index.ts";
 import type { MessageKey, Params } from "../../i18n/translate.ts";
 import { pageText } from "../kit/html.ts";
-import { GAMES, balanceOf, message, postPageForm, registerUser, useShop, type User } from "../kit/shop.ts";
-import { auditEntries, makeOperator, payByPayPal, signInWithCode, type Operator } from "./admin-kit.ts";
+import { GAMES, balanceOf, message, postPageForm, registerUser, useShop } from "../kit/shop.ts";
+import { auditEntries, makeOperator, payByPayPal, signInWithCode, type Operator, useStaff } from "./admin-kit.ts";
 
 const clock = manualClock(new Date("2026-06-01T00:00:00.000Z"));
 const shop = useShop({ pages: true, paypal: true, clock });
 /** The English messages the pages are read in. */
 const t = (key: MessageKey, params?: Params) => message(shop, "en", key, params);
 
-let owner: Operator;
-let support: Operator;
-let buyer: User;
+const { owner, support, buyer } = useStaff(shop, clock, { buyer: "pages-buyer" });
 
 const cookieOf = (user: { token: string }) => `access_token=${user.token}`;
 
@@ -38,12 +36,6 @@ async function post(path: string, user: { token: string }, fields: Record<string
 async function again(operator: Operator) {
   operator.token = await signInWithCode(shop, clock, operator, operator.secret);
 }
-
-beforeAll(async () => {
-  owner = await makeOperator(shop, clock, "owner");
-  support = await makeOperator(shop, clock, "support");
-  buyer = await registerUser(shop, { tag: "pages-buyer" });
-});
 
 describe("the entry", () => {
   it("sends a guest to sign in, and refuses a buyer and an operator without two-factor codes", async () => {

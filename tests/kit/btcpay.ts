@@ -6,8 +6,8 @@
 // (`BTCPay-Sig: sha256=<HMAC-SHA256 of the raw body>`), or badly, to post — or delivered by the kit
 // itself to the shop's webhook, as often as asked.
 import { createHmac, randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { ServerResponse } from "node:http";
+import { startLoopback, type KitRequest, type Match } from "./loopback.ts";
 
 /** One BTC in the invoice currency: what the kit's payment methods report as the rate. */
 export const KIT_RATE = "50000";
@@ -31,11 +31,7 @@ export type KitInvoice = {
   refunds: { id: string; amount: string; currency: string }[];
 };
 
-export type KitRequest = { method: string; path: string; headers: Record<string, string>; body: unknown; answered: number | "hung" };
-
-/** Which calls a knob applies to: all (default), or those whose "METHOD /path" matches. */
-type Match = RegExp | undefined;
-type Knob = { left: number; match: Match };
+export type { KitRequest } from "./loopback.ts";
 
 export type BtcPayTamper = { amount?: string; currency?: string; orderId?: string };
 
@@ -91,19 +87,9 @@ export async function startBtcPayKit(): Promise<BtcPayKit> {
   const storeId = `Store${id(6)}`;
   const apiKey = `kitkey${randomBytes(16).toString("hex")}`;
   const webhookSecret = `whsec${randomBytes(12).toString("hex")}`;
-  const requests: KitRequest[] = [];
   const invoices = new Map<string, KitInvoice>();
   const tampers = new Map<string, BtcPayTamper>();
-  const sockets = new Set<Socket>();
-  let failures: Knob[] = [];
-  let hangs: Knob[] = [];
   let url = "";
-
-  const take = (list: Knob[], line: string) => {
-    const knob = list.find((k) => k.left > 0 && (!k.match || k.match.test(line)));
-    if (knob) knob.left--;
-    return knob;
-  };
 
   const invoiceJson = (inv: KitInvoice) => {
     const t = tampers.get(inv.id) ?? {};
@@ -220,42 +206,8 @@ ${settled ? `<p id="status">Paid</p>` : `<form method="post" action="/i/${escape
     return true;
   }
 
-  const server = createServer((incoming: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    incoming.on("data", (c: Buffer) => chunks.push(c));
-    incoming.on("end", () => {
-      void (async () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let body: unknown = text;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          /* a form post of the checkout page */
-        }
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(incoming.headers)) if (typeof v === "string") headers[k] = v;
-        const path = (incoming.url ?? "/").split("?")[0]!;
-        const method = incoming.method ?? "GET";
-        if (await checkout(method, path, res)) return;
-        const entry: KitRequest = { method, path, headers, body, answered: 0 };
-        requests.push(entry);
-        const line = `${method} ${path}`;
-        if (take(hangs, line)) {
-          entry.answered = "hung";
-          return; // never answered: the client's timeout must fire
-        }
-        const answer = take(failures, line) ? { status: 500, json: { code: "server-error", message: "kit failure" } } : handle(entry);
-        entry.answered = answer.status;
-        res.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.json));
-      })();
-    });
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const loop = await startLoopback({ handle, failure: () => ({ status: 500, json: { code: "server-error", message: "kit failure" } }), page: checkout });
+  url = loop.url;
 
   const sign = (body: string, secret: string) => `sha256=${createHmac("sha256", secret).update(body, "utf8").digest("hex")}`;
 
@@ -265,7 +217,7 @@ ${settled ? `<p id="status">Paid</p>` : `<form method="post" action="/i/${escape
     apiKey,
     webhookSecret,
     env: (timeoutMs = 1500) => ({ BTCPAY_URL: url, BTCPAY_API_KEY: apiKey, BTCPAY_STORE_ID: storeId, BTCPAY_WEBHOOK_SECRET: webhookSecret, BTCPAY_TIMEOUT_MS: String(timeoutMs) }),
-    requests,
+    requests: loop.requests,
     invoices,
     pay(invoiceId, minor) {
       const inv = invoiceOf(invoiceId);
@@ -292,12 +244,8 @@ ${settled ? `<p id="status">Paid</p>` : `<form method="post" action="/i/${escape
       inv.additionalStatus = "Invalid";
       return inv;
     },
-    failNext(n, match) {
-      failures.push({ left: n, match });
-    },
-    hangNext(n, match) {
-      hangs.push({ left: n, match });
-    },
+    failNext: loop.failNext,
+    hangNext: (n, match) => loop.hangNext(n, match),
     tamper(invoiceId, tamper) {
       tampers.set(invoiceId, tamper);
     },
@@ -330,16 +278,12 @@ ${settled ? `<p id="status">Paid</p>` : `<form method="post" action="/i/${escape
       await response.arrayBuffer();
       return response.status;
     },
-    requestsTo: (match) => requests.filter((r) => match.test(`${r.method} ${r.path}`)),
+    requestsTo: loop.requestsTo,
     reset() {
-      failures = [];
-      hangs = [];
+      loop.resetKnobs();
       tampers.clear();
     },
-    async stop() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    stop: loop.stop,
   };
   return kit;
 }

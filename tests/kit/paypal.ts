@@ -5,22 +5,11 @@
 // refund or leave it pending, and builders for the webhook events PayPal sends, signed as PayPal
 // signs them.
 import { randomBytes, sign } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { crc32 } from "node:zlib";
+import { startLoopback, type Answer, type KitRequest, type Match } from "./loopback.ts";
 import { KIT_CERTIFICATE, KIT_SIGNING_KEY } from "./paypal-signing.ts";
 
-export type KitRequest = {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  /** Parsed JSON, or the raw text (the token call is form-encoded). */
-  body: unknown;
-  /** The PayPal-Request-Id header, if sent. */
-  requestId?: string;
-  /** The status answered, or "hung" (no answer) */
-  answered: number | "hung";
-};
+export type { KitRequest, Match } from "./loopback.ts";
 
 export type KitRefund = {
   id: string;
@@ -51,9 +40,6 @@ export type KitOrder = {
   /** The buyer's PayPal account, shown in the order once approved. */
   payerId: string;
 };
-
-/** Which calls a knob applies to: all (default), or those whose "METHOD /path" matches. */
-export type Match = RegExp | undefined;
 
 export type Tamper = { amount?: string; currency?: string; referenceId?: string };
 
@@ -124,32 +110,19 @@ export type WebhookEvent = {
   resource: Record<string, unknown>;
 };
 
-type Knob = { left: number; match: Match; process?: boolean };
-
 const token = (prefix: string, n = 8) => `${prefix}${randomBytes(n).toString("hex").toUpperCase()}`;
 
 export async function startPayPalKit(): Promise<PayPalKit> {
   const clientId = "kit-client";
   const clientSecret = "kit-secret";
   const webhookId = "WH-KIT-1";
-  const requests: KitRequest[] = [];
   const orders = new Map<string, KitOrder>();
   const byRequestId = new Map<string, string>();
   const tokens = new Set<string>();
-  const sockets = new Set<Socket>();
   let tokenCalls = 0;
-  let failures: Knob[] = [];
-  let hangs: Knob[] = [];
-  let delays: (Knob & { ms: number })[] = [];
   let tamper: Tamper | undefined;
   let refundRefusal: string | undefined;
   let url = "";
-
-  const take = (list: Knob[], line: string): Knob | undefined => {
-    const knob = list.find((k) => k.left > 0 && (!k.match || k.match.test(line)));
-    if (knob) knob.left--;
-    return knob;
-  };
 
   const orderJson = (o: KitOrder) => ({
     id: o.id,
@@ -201,11 +174,11 @@ export async function startPayPalKit(): Promise<PayPalKit> {
     json: { name, message: name, debug_id: token("", 4).toLowerCase(), ...(issue ? { details: [{ issue, description: issue }] } : {}) },
   });
 
-  function handle(req: KitRequest): { status: number; json: unknown } {
+  function handle(req: KitRequest): Answer {
     const { method, path, headers } = req;
     // The signing certificate is public: any "CERT-…" id of the kit serves it.
     if (method === "GET" && path.startsWith("/v1/notifications/certs/")) {
-      return /^\/v1\/notifications\/certs\/CERT-[A-Za-z0-9-]+$/.test(path) ? { status: 200, json: KIT_CERTIFICATE } : error(404, "RESOURCE_NOT_FOUND");
+      return /^\/v1\/notifications\/certs\/CERT-[A-Za-z0-9-]+$/.test(path) ? { status: 200, json: KIT_CERTIFICATE, contentType: "application/x-pem-file" } : error(404, "RESOURCE_NOT_FOUND");
     }
     if (method === "POST" && path === "/v1/oauth2/token") {
       const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`;
@@ -295,48 +268,8 @@ export async function startPayPalKit(): Promise<PayPalKit> {
     return error(404, "NOT_FOUND");
   }
 
-  const server = createServer((incoming: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    incoming.on("data", (c: Buffer) => chunks.push(c));
-    incoming.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        /* form-encoded */
-      }
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(incoming.headers)) if (typeof v === "string") headers[k] = v;
-      const path = (incoming.url ?? "/").split("?")[0]!;
-      const entry: KitRequest = { method: incoming.method ?? "GET", path, headers, body, requestId: headers["paypal-request-id"], answered: 0 };
-      requests.push(entry);
-      const line = `${entry.method} ${path}`;
-      const hang = take(hangs, line);
-      if (hang) {
-        if (hang.process) handle(entry);
-        entry.answered = "hung";
-        return; // never answered: the client's timeout must fire
-      }
-      const fail = take(failures, line);
-      const answer = fail ? error(500, "INTERNAL_SERVER_ERROR") : handle(entry);
-      entry.answered = answer.status;
-      const pem = typeof answer.json === "string";
-      const send = () => {
-        res.writeHead(answer.status, { "content-type": pem ? "application/x-pem-file" : "application/json", "paypal-debug-id": "kit" });
-        res.end(pem ? answer.json : JSON.stringify(answer.json));
-      };
-      const delay = take(delays, line) as (Knob & { ms: number }) | undefined;
-      if (delay) setTimeout(send, delay.ms);
-      else send();
-    });
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const loop = await startLoopback({ handle, failure: () => error(500, "INTERNAL_SERVER_ERROR"), headers: { "paypal-debug-id": "kit" }, requestIdHeader: "paypal-request-id" });
+  url = loop.url;
 
   const orderOf = (o: KitOrder | string) => {
     const order = typeof o === "string" ? orders.get(o) : o;
@@ -356,7 +289,7 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       PAYPAL_WEBHOOK_ID: webhookId,
       PAYPAL_TIMEOUT_MS: String(timeoutMs),
     }),
-    requests,
+    requests: loop.requests,
     get tokenCalls() {
       return tokenCalls;
     },
@@ -397,15 +330,9 @@ export async function startPayPalKit(): Promise<PayPalKit> {
       if (!refund) throw new Error(`kit: no refund ${refundId}`);
       refund.status = "COMPLETED";
     },
-    failNext(n, match) {
-      failures.push({ left: n, match });
-    },
-    delayNext(n, ms, match) {
-      delays.push({ left: n, match, ms });
-    },
-    hangNext(n, match, options = {}) {
-      hangs.push({ left: n, match, process: options.process });
-    },
+    failNext: loop.failNext,
+    delayNext: loop.delayNext,
+    hangNext: loop.hangNext,
     tamperNextCapture(t) {
       tamper = t;
     },
@@ -492,21 +419,16 @@ export async function startPayPalKit(): Promise<PayPalKit> {
         "paypal-transmission-time": time,
       };
     },
-    requestsTo: (match) => requests.filter((r) => match.test(`${r.method} ${r.path}`)),
+    requestsTo: loop.requestsTo,
     reset() {
-      failures = [];
-      hangs = [];
-      delays = [];
+      loop.resetKnobs();
       tamper = undefined;
       refundRefusal = undefined;
       kit.refundStatus = "COMPLETED";
       kit.verification = "SUCCESS";
       kit.approveRel = "payer-action";
     },
-    async stop() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    stop: loop.stop,
   };
   return kit;
 }

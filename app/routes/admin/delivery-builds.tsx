@@ -3,7 +3,7 @@
 // The form posts multipart straight to this page; the action streams the file to STORAGE_DIR as the API does
 // (server/http/multipart.ts: never the whole file in memory, at most BUILD_MAX_BYTES), so this path is, like the
 // API's, past the 64 KiB body limit (server/api/delivery.ts: isBuildUpload). Plain posts, no client code.
-import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, redirect } from "react-router";
 import type { z } from "zod";
@@ -15,7 +15,7 @@ import { readUpload } from "../../../server/http/multipart.ts";
 import { Card } from "../../components/ui/primitives.tsx";
 import { formatSize } from "../../components/delivery.tsx";
 import { FormMessage, Notice, SubmitButton } from "../../components/forms.tsx";
-import { Field, replyTo, usePageForm } from "../../components/page-form.tsx";
+import { Field, replyTo, TextareaField, usePageForm } from "../../components/page-form.tsx";
 import { useFormatDate } from "../../lib/dates.ts";
 import { useLangTag, useT } from "../../lib/i18n.tsx";
 import { pageMeta, selfPath } from "../../lib/meta.ts";
@@ -129,10 +129,7 @@ export default function DeliveryBuilds({ loaderData, actionData }: Route.Compone
               </p>
             </div>
             <Field field={fields.version} label={t("delivery.admin.builds.version")} />
-            <div className="field">
-              <label htmlFor={fields.notes.id}>{t("delivery.admin.builds.notes")}</label>
-              <textarea {...getTextareaProps(fields.notes)} rows={3} />
-            </div>
+            <TextareaField field={fields.notes} label={t("delivery.admin.builds.notes")} rows={3} />
             <Field field={fields.reason} label={t("delivery.admin.reason")} />
             <SubmitButton block={false}>{t("delivery.admin.builds.submit")}</SubmitButton>
           </Form>

@@ -2,11 +2,9 @@
 // status, provider and period (days in UTC, as the API reads them), cursor paged, with the link to
 // the same list as CSV (the API's export, signed in by the page's cookie). Each row opens the
 // payment, where it is refunded.
-import { Form } from "react-router";
 import { PAYMENT_ORDER_STATUSES, paymentFilterOf, PaymentsQuerySchema } from "../../../core/admin/index.ts";
-import { DataTable, NextPage, PaymentRows, usePaymentHead } from "../../components/admin.tsx";
-import { FormMessage } from "../../components/forms.tsx";
-import { requireOperatorPage } from "../../lib/admin.server.ts";
+import { DataTable, FilteredList, FilterField, PaymentRows, usePaymentHead } from "../../components/admin.tsx";
+import { listQuery, requireOperatorPage } from "../../lib/admin.server.ts";
 import { useT } from "../../lib/i18n.tsx";
 import { pageMeta } from "../../lib/meta.ts";
 import type { RouteHandle } from "../../root.tsx";
@@ -20,10 +18,7 @@ const FILTERS = ["status", "provider", "from", "to"] as const;
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireOperatorPage(context, request);
   const { t, services } = context;
-  const url = new URL(request.url);
-  // An empty field of the filter form is no filter.
-  const params = Object.fromEntries([...url.searchParams].filter(([name, value]) => value !== "" && (name === "cursor" || (FILTERS as readonly string[]).includes(name))));
-  const filter = Object.fromEntries(FILTERS.map((name) => [name, params[name] ?? ""])) as Record<(typeof FILTERS)[number], string>;
+  const { params, filter } = listQuery(request, FILTERS);
   const meta = { title: t("admin.payments.title"), description: t("admin.payments.title") };
   const statuses = [...PAYMENT_ORDER_STATUSES];
   const parsed = PaymentsQuerySchema.safeParse(params);
@@ -48,57 +43,51 @@ export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 export default function Payments({ loaderData: { filter, statuses, payments, nextCursor, csv, error } }: Route.ComponentProps) {
   const t = useT();
   const head = usePaymentHead();
-  const search = new URLSearchParams(Object.entries(filter).filter(([, value]) => value !== "")).toString();
+  const fields = (
+    <>
+      <FilterField id="payments-status" label={t("admin.col.state")}>
+        <select id="payments-status" name="status" defaultValue={filter.status}>
+          <option value="">{t("admin.filter.any")}</option>
+          {statuses.map((status) => (
+            <option key={status} value={status}>
+              {t(`admin.payment.status.${status}`)}
+            </option>
+          ))}
+        </select>
+      </FilterField>
+      <FilterField id="payments-provider" label={t("admin.col.provider")}>
+        <select id="payments-provider" name="provider" defaultValue={filter.provider}>
+          <option value="">{t("admin.filter.any")}</option>
+          {PROVIDERS.map((provider) => (
+            <option key={provider} value={provider}>
+              {provider}
+            </option>
+          ))}
+        </select>
+      </FilterField>
+      <FilterField id="payments-from" label={t("admin.filter.from")}>
+        <input id="payments-from" name="from" type="date" defaultValue={filter.from} />
+      </FilterField>
+      <FilterField id="payments-to" label={t("admin.filter.to")}>
+        <input id="payments-to" name="to" type="date" defaultValue={filter.to} />
+      </FilterField>
+    </>
+  );
   return (
     <section aria-labelledby="payments-title">
       <h1 id="payments-title">{t("admin.payments.title")}</h1>
-      <Form method="get" className="admin-filters" aria-label={t("admin.filters")}>
-        <div className="field">
-          <label htmlFor="payments-status">{t("admin.col.state")}</label>
-          <select id="payments-status" name="status" defaultValue={filter.status}>
-            <option value="">{t("admin.filter.any")}</option>
-            {statuses.map((status) => (
-              <option key={status} value={status}>
-                {t(`admin.payment.status.${status}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="payments-provider">{t("admin.col.provider")}</label>
-          <select id="payments-provider" name="provider" defaultValue={filter.provider}>
-            <option value="">{t("admin.filter.any")}</option>
-            {PROVIDERS.map((provider) => (
-              <option key={provider} value={provider}>
-                {provider}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="payments-from">{t("admin.filter.from")}</label>
-          <input id="payments-from" name="from" type="date" defaultValue={filter.from} />
-        </div>
-        <div className="field">
-          <label htmlFor="payments-to">{t("admin.filter.to")}</label>
-          <input id="payments-to" name="to" type="date" defaultValue={filter.to} />
-        </div>
-        <button type="submit" className="btn btn-primary">
-          {t("admin.filter.apply")}
-        </button>
-      </Form>
-      <FormMessage errors={error ? [error] : undefined} />
-      {csv && (
-        <p>
-          <a href={csv} className="btn btn-secondary btn-small" download>
-            {t("admin.payments.csv")}
-          </a>
-        </p>
-      )}
-      <DataTable caption={t("admin.payments.title")} head={head} empty={payments.length === 0}>
-        <PaymentRows payments={payments} />
-      </DataTable>
-      <NextPage cursor={nextCursor} search={search} />
+      <FilteredList filter={filter} fields={fields} error={error} nextCursor={nextCursor}>
+        {csv && (
+          <p>
+            <a href={csv} className="btn btn-secondary btn-small" download>
+              {t("admin.payments.csv")}
+            </a>
+          </p>
+        )}
+        <DataTable caption={t("admin.payments.title")} head={head} empty={payments.length === 0}>
+          <PaymentRows payments={payments} />
+        </DataTable>
+      </FilteredList>
     </section>
   );
 }
