@@ -204,7 +204,7 @@ export function createAdminPayments(deps: {
   }
 
   /**
-   * A refund the buyer claims (BTCPay's pull payment, docs/decisions/0041-refund-claim-link.md): its
+   * A refund the buyer claims (BTCPay's pull payment, docs/decisions/0042-refund-claim-link.md): its
    * link in an inbox notification and a mail in the buyer's language. The refund is made whatever
    * becomes of these; a failure is logged (the operator sees the link in the provider's back office).
    */

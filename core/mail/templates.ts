@@ -50,7 +50,7 @@ export type MailTemplates = {
   /** Days an operator added to a pass (a bulk compensation, docs/product/back-office.md#compensation). */
   days_granted: { game: string; days: number };
   /**
-   * An operator's refund the buyer claims (BTCPay's pull payment, docs/decisions/0041-refund-claim-link.md):
+   * An operator's refund the buyer claims (BTCPay's pull payment, docs/decisions/0042-refund-claim-link.md):
    * the amount in minor units of the shop currency, the provider's order id, and the claim page.
    * Whoever holds the link can claim the money: never kept, never resent.
    */

@@ -187,7 +187,7 @@ export function createBtcPay(options: BtcPayOptions): PaymentProvider {
         },
         input.requestId,
       );
-      // The buyer is sent its page (docs/decisions/0041-refund-claim-link.md); BTCPay's own address of it when the answer lacks one.
+      // The buyer is sent its page (docs/decisions/0042-refund-claim-link.md); BTCPay's own address of it when the answer lacks one.
       const claimUrl = pull.viewLink ?? `${options.url.replace(/\/+$/, "")}/pull-payments/${encodeURIComponent(pull.id)}`;
       return { id: pull.id, status: "completed", amount: input.amount, claimUrl };
     },

@@ -1,4 +1,4 @@
-// The claim link of a BTCPay refund goes to the buyer (docs/decisions/0041-refund-claim-link.md):
+// The claim link of a BTCPay refund goes to the buyer (docs/decisions/0042-refund-claim-link.md):
 // an operator refunds a BTCPay payment, the Greenfield API creates its pull payment, and the buyer
 // gets the pull payment's page in a mail (their language, the site's colours, read here through the
 // loopback SMTP server as a mail client reads it) and in an inbox notification. A PayPal refund,
