@@ -72,11 +72,12 @@ describe.each([
   }
 
   /** The stand-in's checkout page for `amount`; pays there and waits for the shop's return page. */
-  async function payOnBtcPay(page: Page, amount: number): Promise<string> {
+  async function payOnBtcPay(page: Page, amount: number, step: string): Promise<string> {
     await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/i\/[A-Za-z0-9]+$/);
     const invoice = new URL(page.url()).pathname.split("/")[2]!;
     // The shop's invoice: its price in the shop currency, as a decimal.
     await expect.poll(() => page.locator("p.amount").innerText()).toBe(`${(amount / 100).toFixed(2)} ${currency}`);
+    await shot(page, step);
     await page.getByRole("button", { name: "Pay with Bitcoin", exact: true }).click();
     await page.waitForURL(url(`${prefix}/payment/btcpay?invoice=${invoice}`));
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe(t["return.success.title"]);
@@ -135,14 +136,14 @@ describe.each([
     await payWithCrypto.click();
 
     // 3. BTCPay's checkout page: pay, and back to the shop's return page with the days.
-    const purchaseInvoice = await payOnBtcPay(page, price);
+    const purchaseInvoice = await payOnBtcPay(page, price, "02-btcpay-checkout");
     const boughtTo = Date.now();
     await expect.poll(() => page.getByText(tr("return.product", { item: tr("product.name", { game: GAME.name, days: days(30) }), amount: money(price) }), { exact: true }).isVisible()).toBe(true);
     const endOnReturn = await page.locator(".result-figure strong").innerText();
     const end = parseShown(endOnReturn);
     expect(end).toBeGreaterThanOrEqual(Math.floor((boughtFrom + 30 * DAY) / MINUTE) * MINUTE);
     expect(end).toBeLessThanOrEqual(boughtTo + 30 * DAY);
-    await shots(page, "02-purchase-return");
+    await shots(page, "03-purchase-return");
 
     // 4. The subscription page: active until that date, 29 days and some hours left.
     await page.goto(`${profile}/subscription`);
@@ -150,7 +151,7 @@ describe.each([
     expect(await fact(page, t["sub.expiresAt"]!).innerText()).toBe(shownDate(end));
     expect(await fact(page, t["sub.remaining"]!).innerText()).toMatch(new RegExp(`^(${escape(days(29))} |${escape(days(30))}$)`));
     await checked(page);
-    await shot(page, "03-subscription");
+    await shot(page, "04-subscription");
 
     // 5. A top-up with BTCPay, picked on the balance page.
     await page.goto(`${profile}/balance`);
@@ -160,11 +161,12 @@ describe.each([
     await page.getByLabel(tr("balance.topup.amount", { currency })).fill(String(TOPUP));
     await page.getByRole("radio", { name: t["receipt.method.btcpay"], exact: true }).check();
     await checked(page);
+    await shot(page, "05-balance-topup");
     await page.getByRole("button", { name: t["balance.topup.submit"], exact: true }).click();
-    const topupInvoice = await payOnBtcPay(page, TOPUP * 100);
+    const topupInvoice = await payOnBtcPay(page, TOPUP * 100, "06-btcpay-checkout");
     await expect.poll(() => page.getByText(tr("return.topup", { amount: money(TOPUP * 100) }), { exact: true }).isVisible()).toBe(true);
     await expect.poll(() => page.locator(".result-figure strong").innerText()).toBe(money(TOPUP * 100));
-    await shots(page, "04-topup-return");
+    await shots(page, "07-topup-return");
     await page.getByRole("link", { name: t["return.back"], exact: true }).click();
     await page.waitForURL(url(`${profile}/balance`));
     await expect.poll(() => page.getByTestId("balance").innerText()).toBe(money(TOPUP * 100));
