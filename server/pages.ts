@@ -115,7 +115,12 @@ export function pageHandler(services: Services, build: ServerBuild) {
   // widget into it.
   // A form post that answers with a redirect to PayPal is checked against form-action too.
   const recaptchaSources = settings.RECAPTCHA_SITE_KEY ? recaptchaCsp(settings.RECAPTCHA_SCRIPT_URL) : undefined;
-  const formTargets = settings.PAYPAL_CLIENT_ID ? { form: ["https://www.paypal.com", "https://www.sandbox.paypal.com"] } : {};
+  // The same for BTCPay Server's checkout page (BTCPAY_URL's origin), when it is on (docs/decisions/0041-demo-beside-btcpay.md).
+  const formHosts = [
+    ...(settings.PAYPAL_CLIENT_ID ? ["https://www.paypal.com", "https://www.sandbox.paypal.com"] : []),
+    ...(settings.BTCPAY_URL && settings.BTCPAY_API_KEY ? [new URL(settings.BTCPAY_URL).origin] : []),
+  ];
+  const formTargets = formHosts.length ? { form: formHosts } : {};
 
   /** Public pages that are the same for every guest of a locale and shopping area. */
   function isPublicPath(path: string): boolean {

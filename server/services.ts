@@ -173,7 +173,9 @@ export function createServices(deps: { settings: Settings; database: Database; c
       provider.name,
       metrics,
     );
-  const paypalPayments = settings.PAYPAL_CLIENT_ID && settings.PAYPAL_CLIENT_SECRET ? paymentsWith(provider) : btcpayOn ? undefined : paymentsWith(provider);
+  // PayPal when its credentials are set; else the demo stands in for it where the conveniences are, beside
+  // BTCPay too (docs/decisions/0041-demo-beside-btcpay.md); a public shop with BTCPay alone offers BTCPay alone.
+  const paypalPayments = (settings.PAYPAL_CLIENT_ID && settings.PAYPAL_CLIENT_SECRET) || settings.devConveniences || !btcpayOn ? paymentsWith(provider) : undefined;
   const btcpayPayments = btcpayOn
     ? paymentsWith(
         createBtcPay({

@@ -9,6 +9,8 @@ import { paymentOrders, paymentRefunds, transactions, users, type PaymentOrderKi
 import type { Audit } from "../audit/index.ts";
 import { fromSnapshot, type SoldProduct } from "../catalog/index.ts";
 import { toLedgerEntry, type LedgerEntry } from "../ledger/index.ts";
+import type { Mailer } from "../mail/index.ts";
+import type { Notifications } from "../notifications/index.ts";
 import type { Operators } from "../operators/index.ts";
 import { fromDecimal, ProviderError, toDecimal, type Payments } from "../payments/index.ts";
 import type { Clock } from "../shared/clock.ts";
@@ -84,8 +86,20 @@ export type RefundResult = { payment: AdminPayment; transactions: LedgerEntry[];
 /** Refunds may be made of payments in these states: money taken and not all of it given back. */
 const REFUNDABLE: ReadonlySet<PaymentOrderStatus> = new Set(["completed", "partially_refunded"]);
 
-export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; operators: Operators; payments: Payments; paymentProviders?: Payments[]; currency: string; logger: Logger }) {
-  const { db, clock, audit, operators, currency, logger } = deps;
+export function createAdminPayments(deps: {
+  db: Db;
+  clock: Clock;
+  audit: Audit;
+  operators: Operators;
+  payments: Payments;
+  paymentProviders?: Payments[];
+  currency: string;
+  logger: Logger;
+  /** The buyer is told where to claim a refund the provider does not send back by itself (BTCPay). */
+  notifications: Notifications;
+  mailer: Mailer;
+}) {
+  const { db, clock, audit, operators, currency, logger, notifications, mailer } = deps;
   /** Refunds go through the provider that took the payment (docs/product/back-office.md#refunds). */
   const providers = deps.paymentProviders ?? [deps.payments];
   const digits = minorDigits(currency);
@@ -189,6 +203,27 @@ export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; 
       .where(eq(paymentRefunds.id, id));
   }
 
+  /**
+   * A refund the buyer claims (BTCPay's pull payment, docs/decisions/0042-refund-claim-link.md): its
+   * link in an inbox notification and a mail in the buyer's language. The refund is made whatever
+   * becomes of these; a failure is logged (the operator sees the link in the provider's back office).
+   */
+  async function tellClaim(order: typeof paymentOrders.$inferSelect, amount: number, link: string): Promise<void> {
+    try {
+      const [buyer] = await db.select({ email: users.email, locale: users.locale }).from(users).where(eq(users.id, order.userId));
+      if (!buyer) return;
+      await notifications.create(order.userId, "refund_claim", { link });
+      await mailer.send({
+        to: buyer.email,
+        locale: buyer.locale,
+        template: "refund_claim",
+        params: { refund: { amount, currency: order.currency }, orderRef: order.providerOrderId ?? order.captureId ?? String(order.id), link },
+      });
+    } catch (err) {
+      logger.warn({ err, paymentId: order.id }, "the refund's claim link could not be sent to the buyer");
+    }
+  }
+
   return {
     list: page,
 
@@ -260,6 +295,7 @@ export function createAdminPayments(deps: { db: Db; clock: Clock; audit: Audit; 
         const refunded = (refund.amount && refund.amount.currency === order.currency ? fromDecimal(refund.amount.value, digits) : undefined) ?? amount;
         // Applied here, or found applied by the provider's event that came first: once either way.
         await payments.takeBack({ kind: "refund", captureId: order.captureId, eventId: refund.id, amount: refunded });
+        if (refund.claimUrl) await tellClaim(order, refunded, refund.claimUrl);
       }
       return resultOf(paymentId, refund.id, refund.status);
     },

@@ -245,6 +245,7 @@ describe("templates", () => {
     email_verify: { link: `${PUBLIC_URL}/auth/verify-email?token=jkl` },
     account_deleted: {},
     days_granted: { game: "Minecraft", days: 3 },
+    refund_claim: { refund: { amount: 1999, currency: "USD" }, orderRef: "KitInvoice42", link: "https://btcpay.example.com/pull-payments/3yT8qL" },
   };
   const mailer = createMailer({ db: undefined as never, from: FROM, logger: { info() {}, error() {} }, publicUrl: `${PUBLIC_URL}/`, catalogs });
 

@@ -49,6 +49,12 @@ export type MailTemplates = {
   account_deleted: NoParams;
   /** Days an operator added to a pass (a bulk compensation, docs/product/back-office.md#compensation). */
   days_granted: { game: string; days: number };
+  /**
+   * An operator's refund the buyer claims (BTCPay's pull payment, docs/decisions/0042-refund-claim-link.md):
+   * the amount in minor units of the shop currency, the provider's order id, and the claim page.
+   * Whoever holds the link can claim the money: never kept, never resent.
+   */
+  refund_claim: { refund: { amount: number; currency: string }; orderRef: string; link: string };
 };
 
 /** What a receipt sold: a top-up, or days of games bought (or given) at their prices. */
@@ -83,6 +89,7 @@ export const MAIL_TEMPLATE_IDS = [
   "email_verify",
   "account_deleted",
   "days_granted",
+  "refund_claim",
 ] as const satisfies readonly MailTemplateId[];
 
 /**
@@ -283,6 +290,16 @@ const TEMPLATES: { [K in MailTemplateId]: Template<MailTemplates[K]> } = {
       { kind: "p", key: "mail.days_granted.intro", values: { game: p.game, days: p.days } },
       { kind: "p", key: "mail.days_granted.frozen" },
       { kind: "link", button: "mail.common.profileButton", href: profileLink(ctx) },
+    ],
+  },
+  refund_claim: {
+    subject: "mail.refund_claim.subject",
+    subjectValues: (p, ctx) => ({ amount: formatMoney(p.refund.amount, p.refund.currency, ctx.locale) }),
+    blocks: (p, ctx): Block[] => [
+      { kind: "p", key: "mail.refund_claim.intro", values: { amount: formatMoney(p.refund.amount, p.refund.currency, ctx.locale), order: p.orderRef } },
+      { kind: "link", lead: "mail.refund_claim.claim", button: "mail.refund_claim.button", href: p.link },
+      { kind: "p", key: "mail.refund_claim.rate", values: { currency: p.refund.currency } },
+      { kind: "p", key: "mail.refund_claim.secret" },
     ],
   },
 };

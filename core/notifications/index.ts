@@ -18,7 +18,8 @@ export type NotificationType =
   | "subscription_expiring"
   | "freeze_ended"
   | "payment_completed"
-  | "days_granted";
+  | "days_granted"
+  | "refund_claim";
 
 /** A notification as its reader sees it: title and content in the reader's language. */
 export type Notification = {
@@ -44,6 +45,7 @@ const TYPES: Record<NotificationType, true> = {
   freeze_ended: true,
   payment_completed: true,
   days_granted: true,
+  refund_claim: true,
 };
 
 function isNotificationType(type: string): type is NotificationType {

@@ -45,7 +45,13 @@ const PaymentMethods = z.array(
   }),
 );
 
-const PullPayment = z.object({ id: z.string().min(1).max(64), amount: lenient(z.union([z.string(), z.number()]).transform(String)), currency: lenient(z.string()) });
+const PullPayment = z.object({
+  id: z.string().min(1).max(64),
+  amount: lenient(z.union([z.string(), z.number()]).transform(String)),
+  currency: lenient(z.string()),
+  /** The pull payment's page, where the buyer claims the money with an address of theirs. */
+  viewLink: lenient(z.url({ protocol: /^https?$/ }).max(2000)),
+});
 
 const Event = z.object({
   type: z.string().max(64),
@@ -181,7 +187,9 @@ export function createBtcPay(options: BtcPayOptions): PaymentProvider {
         },
         input.requestId,
       );
-      return { id: pull.id, status: "completed", amount: input.amount };
+      // The buyer is sent its page (docs/decisions/0042-refund-claim-link.md); BTCPay's own address of it when the answer lacks one.
+      const claimUrl = pull.viewLink ?? `${options.url.replace(/\/+$/, "")}/pull-payments/${encodeURIComponent(pull.id)}`;
+      return { id: pull.id, status: "completed", amount: input.amount, claimUrl };
     },
     async parseWebhook(headers, rawBody) {
       let event: unknown;

@@ -72,7 +72,13 @@ export type RefundInput = {
  * once) and whether the money went back already (`completed`) or will (`pending`: its event
  * applies it then); `failed` moved nothing.
  */
-export type ProviderRefund = { id: string; status: "completed" | "pending" | "failed"; amount?: ProviderAmount };
+export type ProviderRefund = {
+  id: string;
+  status: "completed" | "pending" | "failed";
+  amount?: ProviderAmount;
+  /** Where the buyer claims the money, when the provider does not send it back by itself (BTCPay's pull payment). */
+  claimUrl?: string;
+};
 
 export type CreateOrderInput = {
   requestId: string;

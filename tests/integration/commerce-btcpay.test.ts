@@ -43,12 +43,20 @@ async function invoiceFor(user: User, body: { amount?: number; product_id?: numb
 }
 
 describe("BTCPay end to end", () => {
-  it("lists the providers that are on: BTCPay alone (no demo beside it)", async () => {
+  // Where the development conveniences are (this loopback shop), the demo stands in for PayPal beside
+  // BTCPay (docs/decisions/0041-demo-beside-btcpay.md); a public shop with BTCPay alone offers BTCPay alone.
+  it("lists the providers that are on: the demo under PayPal's id (no PayPal credentials, a loopback shop), then BTCPay", async () => {
     const reply = await shop.call("GET", "/v2/web/payment/providers");
     expect(reply.status).toBe(200);
-    expect(reply.body.providers).toEqual([{ id: "btcpay", name: "BTCPay Server" }]);
+    expect(reply.body.providers).toEqual([
+      { id: "paypal", name: "Demo" },
+      { id: "btcpay", name: "BTCPay Server" },
+    ]);
     const user = await registerUser(shop);
-    expect((await shop.call("POST", "/v2/web/payment/paypal/order", { token: user.token, json: { amount: 1000 } })).status).toBe(404);
+    const demo = await shop.call("POST", "/v2/web/payment/paypal/order", { token: user.token, json: { amount: 1000 } });
+    expect(demo.status, demo.text).toBe(200);
+    expect(demo.body.approve_url).toMatch(/\/payment\/demo\?order=DEMO-/);
+    expect(shop.btcpay.requestsTo(CREATE)).toHaveLength(0);
   });
 
   it("tops up: invoice with our order id, checkout link, settled webhook booked once, return page the same, receipt naming BTCPay", async () => {

@@ -18,6 +18,7 @@ import { TEST_ORIGIN, startTestApp } from "../kit/app.ts";
 import { createTestDatabase, type TestDatabase } from "../kit/database.ts";
 import { startSmtpServer, type TestSmtpServer } from "../kit/smtp.ts";
 import { startPayPalKit, type PayPalKit } from "../kit/paypal.ts";
+import { startBtcPayKit, type BtcPayKit } from "../kit/btcpay.ts";
 
 /** A logger whose lines are kept, with the serializers of the real process. */
 function capturedLogger() {
@@ -101,6 +102,40 @@ describe("a public shop (https PUBLIC_URL, no NODE_ENV)", () => {
     for (const row of rows) expect(row).toMatchObject({ status: "sent", subject: "", text: "", html: "" });
     expect(log.lines.length).toBeGreaterThan(0);
     expect(log.lines.join("\n")).not.toContain(code);
+  });
+});
+
+// docs/decisions/0041-demo-beside-btcpay.md: the demo stands in for PayPal beside BTCPay only where the conveniences are.
+describe("a public shop with BTCPay Server alone", () => {
+  let smtp: TestSmtpServer;
+  let btcpay: BtcPayKit;
+  let database: TestDatabase;
+  let shop: { services: Awaited<ReturnType<typeof bootServices>>; app: ReturnType<typeof createApp> };
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    btcpay = await startBtcPayKit();
+    database = await createTestDatabase();
+    const settings = loadSettings({ DATABASE_URL: database.url, PUBLIC_URL: "https://shop.example", SMTP_URL: smtp.url, LOG_LEVEL: "silent", ...btcpay.env() });
+    const services = await bootServices(settings, { logger: createLogger("silent") });
+    shop = { services, app: createApp(services) };
+  });
+
+  afterAll(async () => {
+    await shop?.services.background.drain();
+    await shop?.services.database.close();
+    await database?.drop();
+    await smtp?.stop();
+    await btcpay?.stop();
+  });
+
+  it("offers BTCPay alone: no demo beside it, no PayPal payments", async () => {
+    expect(shop.services.settings.devConveniences).toBe(false);
+    expect(shop.services.demoProvider).toBeUndefined();
+    const listed = await shop.app.request("https://shop.example/v2/web/payment/providers", { headers: { "accept-language": "en" } });
+    expect(((await listed.json()) as { providers: unknown }).providers).toEqual([{ id: "btcpay", name: "BTCPay Server" }]);
+    expect(shop.services.paymentsFor("paypal")).toBeUndefined();
+    expect(shop.services.payments.provider.name).toBe("btcpay");
   });
 });
 

@@ -199,7 +199,8 @@ export async function startBtcPayKit(): Promise<BtcPayKit> {
       return true;
     }
     const settled = inv.status === "Settled";
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>BTCPay Server (test stand-in)</title>
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>BTCPay Server (test stand-in)</title>
 <style>body{font-family:system-ui,sans-serif;background:#f4f6f8;display:grid;place-items:center;min-height:100vh;margin:0}main{background:#fff;border-radius:12px;padding:32px;box-shadow:0 2px 12px #0002;min-width:320px;text-align:center}h1{font-size:18px;color:#51b13e}p.amount{font-size:28px;font-weight:700}button{background:#51b13e;color:#fff;border:0;border-radius:8px;padding:12px 24px;font-size:16px;cursor:pointer}</style></head>
 <body><main><h1>BTCPay Server — test stand-in</h1><p>Invoice <code>${escape(inv.id)}</code></p><p class="amount">${escape(inv.amount)} ${escape(inv.currency)}</p><p>${escape(btcOf(minorOf(inv.amount)))} BTC</p>
 ${settled ? `<p id="status">Paid</p>` : `<form method="post" action="/i/${escape(inv.id)}/pay"><button type="submit" id="pay">Pay with Bitcoin</button></form>`}</main></body></html>`);
