@@ -270,6 +270,10 @@ async function compareWorkers({ requests, serverUrl, server, serverEnv, workers,
     const runs = { [workers]: [], [otherWorkers]: [] };
     out();
     out(`1 vs 2 workers: a second server on ${otherUrl} with WEB_CONCURRENCY=${otherWorkers} (not pinned), the same database, the same bench user`);
+    // The bench server is warm from its rounds; each new worker compiles its hot paths on its own first.
+    const warmup = Math.max(5, settings.duration);
+    await autocannon({ url: otherRequest.url, method: otherRequest.method, headers: otherRequest.headers, connections: otherRequest.connections ?? settings.connections, duration: warmup });
+    out(`  the second server warmed up for ${warmup} s first`);
     for (let round = 1; round <= settings.rounds; round++) {
       for (const [count, req, handle] of [
         [workers, request, server],
