@@ -65,10 +65,55 @@ function recordInputs(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * The browser's shell in one chunk (issue 13, point 5): the app's modules the root route loads
+ * (app/root.tsx and what it imports: the layout, the header and its menus, formatting), which every
+ * hydrated page loads anyway, go into one file instead of a dozen of a few hundred bytes, each
+ * gzipped on its own. The framework (React, React DOM, React Router) is a chunk of its own, and
+ * what app/entry.client.tsx loads of ours another ("boot"): with the entry, the framework's floor
+ * the bench measures. Modules of routes and the other libraries keep Rollup's own splitting.
+ */
+/** React, React DOM (and its scheduler), React Router and the two small packages React Router imports. */
+const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/;
+
+function shellChunk(): (id: string, meta: { getModuleInfo: (id: string) => { importers: readonly string[] } | null }) => string | undefined {
+  // The root and the profile's layout: every hydrated page but the payment return pages has both.
+  const SHELL = [path.join(root, "app", "root.tsx"), path.join(root, "app", "routes", "layouts", "profile.tsx")];
+  const ENTRY = path.join(root, "app", "entry.client.tsx");
+  const reaches = new Map<string, Set<string>>();
+  /** The module files among `id` and everything that imports it statically, up the graph. */
+  const importedBy = (id: string, getModuleInfo: (id: string) => { importers: readonly string[] } | null): Set<string> => {
+    const found = new Set<string>();
+    const stack = [id];
+    while (stack.length > 0) {
+      const next = stack.pop()!;
+      const file = next.split("?")[0]!;
+      if (found.has(next)) continue;
+      found.add(next);
+      found.add(file);
+      for (const importer of getModuleInfo(next)?.importers ?? []) stack.push(importer);
+    }
+    return found;
+  };
+  return (id, { getModuleInfo }) => {
+    const file = id.split("?")[0]!;
+    // The framework keeps a chunk of its own (Rollup would otherwise pull it into the shell, which imports it).
+    if (FRAMEWORK.test(file)) return "framework";
+    if (!path.isAbsolute(file) || file.includes(`${path.sep}node_modules${path.sep}`) || !file.startsWith(root + path.sep)) return undefined;
+    let up = reaches.get(id);
+    if (!up) reaches.set(id, (up = importedBy(id, getModuleInfo)));
+    if (up.has(ENTRY)) return "boot";
+    return SHELL.some((file) => up.has(file)) ? "shell" : undefined;
+  };
+}
+
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [serverSourcesExternal(), recordInputs(), reactRouter()],
-  build: { assetsInlineLimit: 0 },
+  build: {
+    assetsInlineLimit: 0,
+    rollupOptions: isSsrBuild ? {} : { output: { manualChunks: shellChunk() } },
+  },
   // `npm run dev`: the browser's dependencies are found by scanning the routes when the server
   // starts, not on the first page view (which would have to reload the page once they are bundled).
   optimizeDeps: { entries: ["app/entry.client.tsx", "app/root.tsx", "app/routes/**/*.tsx"] },
-});
+}));

@@ -1,5 +1,10 @@
 // Renders a whole document before answering: the page CSP allows inline scripts by their hashes,
 // so the HTML must be complete first. Pages have no Suspense boundaries, so nothing is lost.
+// A page that does not hydrate (a route of its chain says `hydrate: false`, app/root.tsx) is
+// rendered by `renderToString`, with no stream at all (issue 13, point 4): it loads no script, so
+// React Router's data stream for hydration (`serverHandoffStream`, the one Suspense boundary of
+// ServerRouter) has no reader and is left out — the same tree `npm run bench` times as (b). A
+// hydrating page streams as before, and waits for all of it.
 //
 // Only the inline scripts this render emitted are hashed (issue 7), never whatever else ends up
 // inline in the HTML (say, through content). Each render draws a random marker and hands it to
@@ -11,8 +16,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "react-router";
+import type { RouteHandle } from "./root.tsx";
 import { ServerRouter } from "react-router";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { I18nProvider } from "./lib/i18n.tsx";
 
 export const streamTimeout = 5_000;
@@ -45,44 +51,55 @@ export function loadsScript(html: string, url: string): boolean {
   return false;
 }
 
+/** Whether the page hydrates: no route of its chain says `hydrate: false` (the rule of app/root.tsx's Layout). */
+export function pageHydrates(routerContext: EntryContext): boolean {
+  return !routerContext.staticHandlerContext.matches.some((m) => (routerContext.routeModules[m.route.id]?.handle as RouteHandle | undefined)?.hydrate === false);
+}
+
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext, loadContext: AppLoadContext) {
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
   const { locale, services } = loadContext;
   const marker = randomBytes(18).toString("base64url");
+  const answer = (rendered: string) => {
+    const { html, hashes } = ownInlineScripts(rendered, marker);
+    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+    responseHeaders.set("X-Script-Hashes", hashes.join(" "));
+    const { RECAPTCHA_SITE_KEY, RECAPTCHA_SCRIPT_URL } = services.settings;
+    if (RECAPTCHA_SITE_KEY && loadsScript(html, RECAPTCHA_SCRIPT_URL)) responseHeaders.set("X-Recaptcha-Script", "1");
+    return new Response(html, { headers: responseHeaders, status: responseStatusCode });
+  };
+  const document = (context: EntryContext) => (
+    <I18nProvider locale={locale} messages={services.catalogs.messages(locale)}>
+      <ServerRouter context={context} url={request.url} nonce={marker} />
+    </I18nProvider>
+  );
+  if (!pageHydrates(routerContext)) {
+    // Nothing will read the hydration data: let its stream go, and render the rest in one pass.
+    void routerContext.serverHandoffStream?.cancel().catch(() => undefined);
+    return answer("<!DOCTYPE html>" + renderToString(document({ ...routerContext, serverHandoffStream: undefined })));
+  }
   return new Promise<Response>((resolve, reject) => {
     const chunks: Buffer[] = [];
     const sink = new PassThrough();
     sink.on("data", (chunk: Buffer) => chunks.push(chunk));
-    sink.on("end", () => {
-      const { html, hashes } = ownInlineScripts(Buffer.concat(chunks).toString("utf8"), marker);
-      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      responseHeaders.set("X-Script-Hashes", hashes.join(" "));
-      const { RECAPTCHA_SITE_KEY, RECAPTCHA_SCRIPT_URL } = services.settings;
-      if (RECAPTCHA_SITE_KEY && loadsScript(html, RECAPTCHA_SCRIPT_URL)) responseHeaders.set("X-Recaptcha-Script", "1");
-      resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
-    });
-    const { pipe, abort } = renderToPipeableStream(
-      <I18nProvider locale={locale} messages={services.catalogs.messages(locale)}>
-        <ServerRouter context={routerContext} url={request.url} nonce={marker} />
-      </I18nProvider>,
-      {
-        nonce: marker,
-        onAllReady() {
-          clearTimeout(timer);
-          pipe(sink);
-        },
-        onShellError(error: unknown) {
-          clearTimeout(timer);
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          services.logger.error({ err: error, reqId: loadContext.requestId }, "render error");
-        },
+    sink.on("end", () => resolve(answer(Buffer.concat(chunks).toString("utf8"))));
+    const { pipe, abort } = renderToPipeableStream(document(routerContext), {
+      nonce: marker,
+      onAllReady() {
+        clearTimeout(timer);
+        pipe(sink);
       },
-    );
+      onShellError(error: unknown) {
+        clearTimeout(timer);
+        reject(error);
+      },
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        services.logger.error({ err: error, reqId: loadContext.requestId }, "render error");
+      },
+    });
     const timer = setTimeout(() => abort(), streamTimeout);
   });
 }

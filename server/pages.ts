@@ -15,6 +15,10 @@ import type { Services } from "./services.ts";
 import { pageCsp, recaptchaCsp } from "./middleware/security-headers.ts";
 import { carriesCredentials } from "./http/cookies.ts";
 import { PAGE_SCRIPTS } from "./http/page-scripts.ts";
+import { LOCALES, type Locale } from "../i18n/locales.ts";
+
+/** React Router's route discovery (routeDiscovery "lazy", its default manifestPath). */
+const MANIFEST_PATH = "/__manifest";
 
 /** The CSP hashes of the inline scripts of every page (server/http/page-scripts.ts). */
 const PAGE_SCRIPT_HASHES = new Set(Object.values(PAGE_SCRIPTS).map((script) => createHash("sha256").update(script).digest("base64")));
@@ -90,6 +94,21 @@ export function withWriteLimit(build: ServerBuild): ServerBuild {
   return { ...build, routes };
 }
 
+/**
+ * The build as one language's pages see it: the root and the routes of that language only (route
+ * ids carry it, app/routes.ts). The route table stays one; each language's request handler only
+ * matches and renders against its seventh of it (issue 13, point 4): React Router tries the ranked
+ * routes one by one, compiling each pattern, and builds the server's route tree on every render,
+ * so the whole table cost a fresh page more than its rendering. A path holds its language (a
+ * prefix, none for Russian), and every route of another language needs that language's prefix, so
+ * the subset matches exactly what the whole table would.
+ */
+export function localeBuild(build: ServerBuild, locale: Locale): ServerBuild {
+  const ours = (id: string) => id === "root" || id.startsWith(`${locale}/`);
+  const subset = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).filter(([id]) => ours(id)));
+  return { ...build, routes: subset(build.routes), assets: { ...build.assets, routes: subset(build.assets.routes) } };
+}
+
 /** What a crawler gets instead of an error screen: the status in a line of text ("404 Page Not Found: /x"). */
 export function crawlerAnswer(status: number, pathname: string): Response {
   const text = status === 404 ? `404 Page Not Found: ${pathname}` : `${status} ${STATUS_CODES[status] ?? "Error"}`;
@@ -99,7 +118,14 @@ export function crawlerAnswer(status: number, pathname: string): Response {
 export function pageHandler(services: Services, build: ServerBuild) {
   const { settings, catalog, content } = services;
   // Development mode shows error details in pages: only where the conveniences are (docs/product/operations.md#production-safety).
-  const handle = createRequestHandler(withWriteLimit(build), settings.devConveniences ? "development" : "production");
+  const mode = settings.devConveniences ? "development" : "production";
+  const limited = withWriteLimit(build);
+  // One handler per language; the whole table only for React Router's route discovery
+  // (/__manifest), whose query names paths of any language.
+  const whole = createRequestHandler(limited, mode);
+  const byLocale = new Map(LOCALES.map((locale) => [locale, createRequestHandler(localeBuild(limited, locale), mode)]));
+  const handle = (request: Request, context: RequestInfo & { services: Services; responseHeaders: Headers }, pathname: string) =>
+    (pathname === MANIFEST_PATH ? whole : (byLocale.get(context.locale) ?? whole))(request, context);
   const cache = new PageCache(settings.PAGE_CACHE_ENTRIES);
   catalog.onChange(() => cache.clear());
   // A rule may now redirect a page that is cached: the fast path consults the rules first anyway,
@@ -167,7 +193,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
       const hit = cache.get(key);
       if (hit) return new Response(hit.body, { status: hit.status, headers: forPrefetch(new Headers(hit.headers)) });
     }
-    const response = withCsp(await handle(c.req.raw, context));
+    const response = withCsp(await handle(c.req.raw, context, url.pathname));
     for (const [name, value] of context.responseHeaders) if (!response.headers.has(name)) response.headers.set(name, value);
     if (info.isBot && response.status >= 400 && c.req.method === "GET" && !url.pathname.endsWith(".data")) {
       // Crawlers get the status, not the error screen (docs/product/routes.md#not-found-and-error-screens): a short text

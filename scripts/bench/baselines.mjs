@@ -20,8 +20,9 @@
 //     memory:// PGlite with demo data) and React Router's request handler runs GET / once with a
 //     load context of the server's shape (RequestInfo fields + services). That runs the loaders
 //     (root, landing layout, home) through React Router's static handler (`query`) and calls the
-//     build's entry, whose renderToPipeableStream call is intercepted to keep the element (the
-//     build does not export I18nProvider). The entry context is reused for every render, without
+//     build's entry, whose renderToString call (renderToPipeableStream for a page that hydrates)
+//     is intercepted to keep the element (the build does not export I18nProvider). Like the
+//     server (server/pages.ts), the handler sees the landing language's part of the route table. The entry context is reused for every render, without
 //     its `serverHandoffStream` (the single-fetch data stream, readable only once; all the real
 //     page has from it is an empty Suspense marker `<!--$--><!--/$-->`).
 //     The doctype, which renderToPipeableStream adds and renderToString does not, is prepended.
@@ -58,10 +59,16 @@ domServer.renderToPipeableStream = (element, options) => {
   captured = element;
   return realRenderToPipeableStream(element, options);
 };
+// A page that does not hydrate, the landing among them, is rendered by renderToString.
+domServer.renderToString = (element, options) => {
+  captured = element;
+  return renderToString(element, options);
+};
 
 const { loadBuild, bootServices } = await import("../../server/main.ts");
 const { loadSettings } = await import("../../server/settings.ts");
 const { createRequestHandler } = await import("react-router");
+const { localeBuild } = await import("../../server/pages.ts");
 
 const build = await loadBuild();
 const settings = loadSettings({
@@ -76,7 +83,8 @@ const services = await bootServices(settings);
 const EMPTY_SUSPENSE = "<!--$--><!--/$-->";
 const locale = "ru";
 const pageUrl = `http://127.0.0.1:${SERVER_PORT}/`;
-const handle = createRequestHandler(build, settings.isProduction ? "production" : "development");
+// The landing's language sees its part of the route table, as in the server (server/pages.ts).
+const handle = createRequestHandler(localeBuild(build, locale), settings.isProduction ? "production" : "development");
 /** @type {import("../../server/context.ts").AppLoadContext} */
 const loadContext = {
   requestId: "bench",
@@ -92,6 +100,7 @@ const loadContext = {
 const once = await handle(new Request(pageUrl), loadContext);
 const handlerHtml = await once.text();
 domServer.renderToPipeableStream = realRenderToPipeableStream;
+domServer.renderToString = renderToString;
 if (once.status !== 200 || !captured) throw new Error(`GET / in the render baseline answered ${once.status}`);
 
 const provider = captured; // <I18nProvider locale messages><ServerRouter context url /></I18nProvider>

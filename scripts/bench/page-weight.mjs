@@ -91,4 +91,17 @@ export async function pageWeight(baseUrl, path, headers = {}) {
   return result;
 }
 
+/** The gzip weight of the given asset paths as the server sends them (no imports followed): { files, rawBytes, gzipBytes }. */
+export async function assetsWeight(baseUrl, paths) {
+  const result = { files: [], rawBytes: 0, gzipBytes: 0 };
+  for (const assetPath of paths) {
+    const body = await download(new URL(assetPath, baseUrl).href);
+    const gzipBytes = gzipSync(body, { level: GZIP_LEVEL }).length;
+    result.files.push({ url: assetPath, rawBytes: body.length, gzipBytes });
+    result.rawBytes += body.length;
+    result.gzipBytes += gzipBytes;
+  }
+  return result;
+}
+
 export const kib = (bytes) => bytes / 1024;
