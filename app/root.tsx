@@ -71,7 +71,10 @@ export function Layout({ children }: { children: ReactNode }) {
   const t = useT();
   const error = useRouteError();
   return (
-    <html lang={langTag} data-locale={locale} dir="ltr">
+    // A signed-in page names the zone its times are drawn in, which the time zone's script compares
+    // with the browser's (docs/decisions/0031-the-zone-before-the-cookie.md); a guest's page, the
+    // same for every guest (the page cache), names none.
+    <html lang={langTag} data-locale={locale} data-tz={data?.signedIn ? data.timeZone : undefined} dir="ltr">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

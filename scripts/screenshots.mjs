@@ -113,8 +113,16 @@ try {
         for (const p of state === "guest" ? GUEST : USER) {
           await page.goto(localized(locale, p));
           await page.waitForLoadState("networkidle");
+          // Lazy images (a game's illustrations) load only near the viewport: scroll through the
+          // page first, so that the full-page picture shows them rather than empty frames.
           await page.evaluate(async () => {
             await document.fonts.ready;
+            for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
+              window.scrollTo(0, y);
+              await new Promise((r) => setTimeout(r, 50));
+            }
+            const pending = [...document.images].filter((img) => !img.complete);
+            await Promise.all(pending.map((img) => new Promise((r) => ["load", "error"].forEach((k) => img.addEventListener(k, r, { once: true })))));
             window.scrollTo(0, 0);
           });
           await page.screenshot({ path: path.join(OUT, fileName(locale, state, p, size)), fullPage: true, animations: "disabled" });

@@ -4,8 +4,8 @@
 // posts of the page's action: they work without JavaScript; the destructive ones sit behind a
 // disclosure that asks again.
 import { Form } from "react-router";
-import { formatDate } from "../../i18n/format.ts";
 import type { Translate } from "../../i18n/translate.ts";
+import { useFormatDate, type FormatDate } from "../lib/dates.ts";
 import { CopyField } from "./copy-field.tsx";
 import { SubmitButton } from "./forms.tsx";
 import { Icon } from "./ui/icons.tsx";
@@ -20,7 +20,8 @@ export type LicenceData = {
 
 export type BuildData = { version: string; notes: string; fileName: string; size: number; sha256: string; createdAt: Date };
 
-const time = (date: Date) => <time dateTime={date.toISOString()}>{formatDate(date)}</time>;
+/** A time in the buyer's zone, named (docs/product/routes.md#dates-and-amounts). */
+const time = (formatDate: FormatDate, date: Date) => <time dateTime={date.toISOString()}>{formatDate(date)}</time>;
 
 /** A question behind a disclosure, then the button that does it. */
 function Confirm({ summary, hint, intent, variant }: { summary: string; hint: string; intent: string; variant: "danger" | "secondary" }) {
@@ -38,6 +39,7 @@ function Confirm({ summary, hint, intent, variant }: { summary: string; hint: st
 }
 
 export function LicenceCard({ licence, game, resetDays, t }: { licence: LicenceData; game: string; resetDays: number; t: Translate }) {
+  const formatDate = useFormatDate();
   const { devices } = licence;
   return (
     <Card as="section" className="licence-card" aria-labelledby="licence-title">
@@ -67,11 +69,11 @@ export function LicenceCard({ licence, game, resetDays, t }: { licence: LicenceD
                   <dl className="facts">
                     <div>
                       <dt>{t("licence.firstSeen")}</dt>
-                      <dd>{time(device.firstSeenAt)}</dd>
+                      <dd>{time(formatDate, device.firstSeenAt)}</dd>
                     </div>
                     <div>
                       <dt>{t("licence.lastSeen")}</dt>
-                      <dd>{time(device.lastSeenAt)}</dd>
+                      <dd>{time(formatDate, device.lastSeenAt)}</dd>
                     </div>
                     <div>
                       <dt>{t("licence.clientVersion")}</dt>
@@ -119,6 +121,7 @@ export function DownloadCard({
   t: Translate;
 }) {
   const size = (bytes: number) => formatSize(bytes, langTag);
+  const formatDate = useFormatDate();
   return (
     <Card as="section" className="download-card" aria-labelledby="download-title">
       <h2 id="download-title" className="h3">
@@ -134,7 +137,7 @@ export function DownloadCard({
           <dl className="facts">
             <div>
               <dt>{t("download.published")}</dt>
-              <dd>{time(build.createdAt)}</dd>
+              <dd>{time(formatDate, build.createdAt)}</dd>
             </div>
             <div>
               <dt>{t("download.size")}</dt>

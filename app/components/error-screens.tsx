@@ -19,7 +19,8 @@ export function NotFoundScreen({ message }: { message?: string }) {
       <title>{`${t("notFound.title")} · NOVA`}</title>
       <h1>{t("notFound.title")}</h1>
       <p className="muted">
-        {t("notFound.subtitle")} <a href={href("/")}>{t("notFound.link")}</a>.
+        {t("notFound.subtitle")} <a href={href("/")}>{t("notFound.link")}</a>
+        {t("error.linkEnd")}
       </p>
       {games.length > 0 && (
         <nav className="error-games" aria-label={t("nav.games")}>
@@ -51,7 +52,8 @@ export function ErrorScreen({ status, title }: { status: number; title: string }
       <title>{`${title} · NOVA`}</title>
       <h1>{title}</h1>
       <p className="muted">
-        {t("error.subtitle")} <a href={href("/")}>{t("notFound.link")}</a>.
+        {t("error.subtitle")} <a href={href("/")}>{t("notFound.link")}</a>
+        {t("error.linkEnd")}
       </p>
     </main>
   );

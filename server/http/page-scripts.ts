@@ -5,11 +5,19 @@
 
 /**
  * Writes the visitor's IANA time zone into the `tz` cookie (365 days) when it is missing or
- * changed, so that the next page shows times in it (docs/product/routes.md#dates-and-amounts).
+ * changed, so that pages show times in it (docs/product/routes.md#dates-and-amounts). A signed-in
+ * page names the zone its times were drawn in (`<html data-tz>`; a guest's page, the same for every
+ * guest, names none): when that is not the browser's zone — the cookie was missing or stale, say
+ * after a trip — and the cookie now holds the browser's zone, the script asks for the page again
+ * (`location.replace`, a GET that adds no history entry) before its body is drawn, at most once per
+ * zone in a tab, so a blocked cookie cannot loop (docs/decisions/0031-the-zone-before-the-cookie.md).
  */
 export const TIME_ZONE_SCRIPT =
-  '(function(){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone,c="tz="+encodeURIComponent(z);' +
-  'if(z&&(" "+document.cookie+";").indexOf(" "+c+";")<0)document.cookie=c+";path=/;max-age=31536000;samesite=lax"+(location.protocol=="https:"?";secure":"")}catch(e){}})()';
+  '(function(){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone,c=" tz="+encodeURIComponent(z)+";";if(!z)return;' +
+  'function has(){return(" "+document.cookie+";").indexOf(c)>=0}' +
+  'if(!has())document.cookie=c.slice(1)+"path=/;max-age=31536000;samesite=lax"+(location.protocol=="https:"?";secure":"");' +
+  'var r=document.documentElement.getAttribute("data-tz"),s=sessionStorage;' +
+  'if(r&&r!==z&&has()&&s.getItem("tz-shown")!==z){s.setItem("tz-shown",z);location.replace(location.href)}}catch(e){}})()';
 
 /**
  * Prefetches the likely next pages (docs/product/routes.md#prefetch): the links marked

@@ -114,8 +114,9 @@ describe("a game's page", () => {
     const bought = await shop.call("POST", "/v2/web/user/purchase", { token: buyer.token, json: { product_id: PRODUCTS.dota2.days7.id } });
     expect(bought.status, bought.text).toBe(200);
     const expiresAt = new Date(bought.body.subscriptions.find((s: { cheat_id: number }) => s.cheat_id === GAMES.dota2.id).expires_at);
-    const holder = await open("/en/dota2", `access_token=${buyer.token}`);
-    expect(holder.text).toContain(t("en")("game.subscriber.active", { date: formatDate(expiresAt) }));
+    // The end is a time: in the buyer's zone, named (docs/product/routes.md#dates-and-amounts).
+    const holder = await open("/en/dota2", `access_token=${buyer.token}; tz=Asia%2FTokyo`);
+    expect(holder.text).toContain(t("en")("game.subscriber.active", { date: formatDate(expiresAt, { timeZone: "Asia/Tokyo", locale: "en" }) }));
     expect(holder.html).toContain(`aria-label="${t("en")("game.product.extendLabel", { days: t("en")("plural.days", { count: 30 }) })}"`);
     expect(holder.html).not.toContain(`aria-label="${t("en")("game.product.buyLabel", { days: t("en")("plural.days", { count: 30 }) })}"`);
     // Another game's page still says Buy to the same visitor.

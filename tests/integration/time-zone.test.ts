@@ -1,6 +1,7 @@
 // Times in the buyer's zone (docs/product/routes.md#dates-and-amounts): every page carries the
 // little script that writes the `tz` cookie; a signed-in page shows its times in that zone with the
 // zone's short name, UTC until it is known; the zone is kept on the account for the times in mails.
+import { runInNewContext } from "node:vm";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { subscriptions, users } from "../../db/schema/index.ts";
@@ -43,6 +44,15 @@ describe("the tz cookie", () => {
     }
   });
 
+  it("is named on a signed-in page, the zone its times were drawn in; a guest's page names none", async () => {
+    const { user } = await buyer();
+    expect(await page("/en/dota2/profile/subscription", `access_token=${user.token}; tz=Asia%2FTokyo`)).toContain(' data-tz="Asia/Tokyo"');
+    // Without the cookie: the zone kept on the account, which the script compares all the same.
+    expect(await page("/en/dota2/profile", `access_token=${user.token}`)).toContain(' data-tz="Asia/Tokyo"');
+    expect(await page("/en/dota2/profile", `access_token=${(await buyer()).user.token}`)).toContain(' data-tz="UTC"');
+    for (const path of ["/en", "/en/auth", "/en/dota2"]) expect(await page(path, "tz=Asia%2FTokyo"), path).not.toContain(" data-tz=");
+  });
+
   it("shows a signed-in page's times in the visitor's zone, with the zone's name in the page's language", async () => {
     const { user, expiresAt } = await buyer();
     const html = await page("/en/dota2/profile/subscription", `access_token=${user.token}; tz=Asia%2FTokyo`);
@@ -74,5 +84,57 @@ describe("the tz cookie", () => {
     await runJobsOnce(shop.services);
     const mail = await shop.smtp.waitFor((m) => m.to.includes(user.email) && m.subject.includes("Dota"));
     expect(mail.text).toContain(formatDate(soon, { timeZone: "Asia/Kolkata", locale: "en" }));
+  });
+});
+
+/**
+ * Runs the time zone's script as a page would, in a browser in `zone`, on a page whose `<html>`
+ * names `drawnIn` (or nothing: a guest's page); answers the cookie it leaves and the reloads it asked for.
+ */
+function runScript(zone: string, options: { cookie?: string; drawnIn?: string; storage?: Map<string, string>; blocked?: boolean }) {
+  let cookie = options.cookie ?? "";
+  const replaced: string[] = [];
+  const storage = options.storage ?? new Map<string, string>();
+  const document = {
+    documentElement: { getAttribute: (name: string) => (name === "data-tz" ? (options.drawnIn ?? null) : null) },
+    get cookie() {
+      return cookie;
+    },
+    set cookie(value: string) {
+      if (options.blocked) return;
+      const pair = value.split(";")[0]!;
+      const name = pair.split("=")[0]!;
+      cookie = [...cookie.split("; ").filter((c) => c && !c.startsWith(`${name}=`)), pair].join("; ");
+    },
+  };
+  runInNewContext(PAGE_SCRIPTS.timeZone, {
+    Intl: { DateTimeFormat: () => ({ resolvedOptions: () => ({ timeZone: zone }) }) },
+    document,
+    location: { protocol: "http:", href: "http://shop.test/en/dota2/profile", replace: (href: string) => replaced.push(href) },
+    sessionStorage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => storage.set(k, v) },
+  });
+  return { cookie, replaced, storage };
+}
+
+describe("the time zone's script (docs/decisions/0031-the-zone-before-the-cookie.md)", () => {
+  it("writes the cookie when it is missing or stale, and leaves a right one alone", () => {
+    expect(runScript("Asia/Tokyo", {}).cookie).toBe("tz=Asia%2FTokyo");
+    expect(runScript("Asia/Tokyo", { cookie: "t=abc; tz=America%2FNew_York; locale=en" }).cookie).toBe("t=abc; locale=en; tz=Asia%2FTokyo");
+    expect(runScript("Asia/Tokyo", { cookie: "tz=Asia%2FTokyo; t=abc" }).cookie).toBe("tz=Asia%2FTokyo; t=abc");
+  });
+
+  it("asks again for a signed-in page drawn in another zone, once per zone in a tab", () => {
+    const first = runScript("Asia/Tokyo", { drawnIn: "UTC" });
+    expect(first.replaced).toEqual(["http://shop.test/en/dota2/profile"]);
+    // The page came back still in another zone (a zone the server does not know): no second reload.
+    expect(runScript("Asia/Tokyo", { cookie: first.cookie, drawnIn: "UTC", storage: first.storage }).replaced).toEqual([]);
+    // A trip later, in the same tab: once more.
+    expect(runScript("Europe/Berlin", { cookie: first.cookie, drawnIn: "Asia/Tokyo", storage: first.storage }).replaced).toHaveLength(1);
+  });
+
+  it("never reloads a page drawn in the browser's zone, a guest's page, or when the cookie cannot be written", () => {
+    expect(runScript("Asia/Tokyo", { drawnIn: "Asia/Tokyo" }).replaced).toEqual([]);
+    expect(runScript("Asia/Tokyo", {}).replaced).toEqual([]);
+    expect(runScript("Asia/Tokyo", { drawnIn: "UTC", blocked: true }).replaced).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { PlanGrid } from "../../components/plans.tsx";
 import { GameStatusBadge } from "../../components/game-status.tsx";
 import { useT } from "../../lib/i18n.tsx";
 import { useHref } from "../../lib/paths.ts";
+import { useFormatDate } from "../../lib/dates.ts";
 import { formatDate } from "../../../i18n/format.ts";
 import { useRootData } from "../../root.tsx";
 import { notFound, pageMeta, stylesheets } from "../../lib/meta.ts";
@@ -54,6 +55,8 @@ export default function Game({ loaderData: { game, content, plans, subscription 
   const [cover, ...illustrations] = content?.media ?? [];
   const holds = subscription?.state === "active" || subscription?.state === "frozen";
   const updated = formatDate(game.lastUpdatedAt, { time: false });
+  // A subscriber's end date is a time: in the buyer's zone, named, as on the profile pages.
+  const buyerDate = useFormatDate();
   const publicUrl = useRootData()?.publicUrl ?? "";
   // Product with its Offers for search engines (schema.org): a data block, which the page's CSP
   // (docs/decisions/0002-csp-by-hash.md) leaves alone since it is no script to run.
@@ -113,10 +116,10 @@ export default function Game({ loaderData: { game, content, plans, subscription 
         {subscription && (
           <p className="subscriber-note">
             {subscription.state === "active"
-              ? t("game.subscriber.active", { date: formatDate(subscription.expiresAt) })
+              ? t("game.subscriber.active", { date: buyerDate(subscription.expiresAt) })
               : subscription.state === "frozen"
                 ? t("game.subscriber.frozen")
-                : t("game.subscriber.expired", { date: formatDate(subscription.expiresAt) })}
+                : t("game.subscriber.expired", { date: buyerDate(subscription.expiresAt) })}
           </p>
         )}
         {plans.length === 0 ? <p className="muted">{t("game.empty")}</p> : <PlanGrid plans={plans} game={game.slug} extend={holds} reloadDocument />}
