@@ -18,7 +18,8 @@ import { manualClock } from "../../core/shared/clock.ts";
 import { activate, fetchPublicKey, heartbeat, hwidHash, verifyEntitlement, type Entitlement } from "../../scripts/client-check.mjs";
 import type { KitOrder } from "../kit/paypal.ts";
 import { GAMES, PRODUCTS, registerUser, signIn, subscriptionOf, subscriptionsOf, useShop, type Reply, type User } from "../kit/shop.ts";
-import { buyerWithPass, useListening } from "./delivery-kit.ts";
+import { buyerWithPass } from "./delivery-kit.ts";
+import { useListening } from "../kit/app.ts";
 
 const run = promisify(execFile);
 const CLIENT = path.resolve(import.meta.dirname, "../../scripts/client-check.mjs");

@@ -1,27 +1,8 @@
 // Shared pieces of the delivery tests: the shop on a loopback port (for the reference client and the
 // signed download links), a buyer holding a pass, and a multipart build upload. The operators of the
 // builds' and webhooks' calls are the back office's (admin-kit.ts: makeOperator).
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, expect } from "vitest";
-import { createHttpServer } from "../../server/main.ts";
+import { expect } from "vitest";
 import { GAMES, registerUser, subscriptionOf, type Shop, type User } from "../kit/shop.ts";
-
-/** The address of the shop on a loopback port, for the file's tests (the in-process app stays usable too). */
-export function useListening(shop: Shop): { readonly url: string } {
-  const state = { url: "", close: async () => {} };
-  beforeAll(async () => {
-    const server = createHttpServer(shop.services, shop.app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    state.close = () => new Promise((resolve) => server.close(() => resolve()));
-  });
-  afterAll(() => state.close());
-  return {
-    get url() {
-      return state.url;
-    },
-  };
-}
 
 /** A buyer with days of a game bought from the balance, and that pass's licence key. */
 export async function buyerWithPass(shop: Shop, productId: number, cheatId: number = GAMES.dota2.id, options: { lang?: string } = {}): Promise<User & { key: string }> {

@@ -2,10 +2,8 @@
 // host (LOCALE_HOSTS), then the browser's languages — in the app and on the page-cache fast path;
 // the language switcher's links keep the page's query and set the cookie; crawlers are only the
 // spec's words, and get a line of text rather than an error screen.
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpServer } from "../../server/main.ts";
-import { useTestApp } from "../kit/app.ts";
+import { describe, expect, it } from "vitest";
+import { useListening, useTestApp } from "../kit/app.ts";
 
 const shop = useTestApp({ env: { LOCALE_HOSTS: "cn.shop.test=cn, hi.shop.test=hi" } });
 
@@ -59,24 +57,16 @@ describe("the language of /", () => {
 });
 
 describe("the page-cache fast path at /", () => {
-  let base = "";
-  let close = () => {};
-  beforeAll(async () => {
-    const server = createHttpServer(shop.services, shop.app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => server.close();
-  });
-  afterAll(() => close());
+  const listening = useListening(shop);
 
   it("serves the cached Russian home only to a visitor whose cookie chose Russian", async () => {
-    const stored = await fetch(`${base}/`, { headers: { cookie: "locale=ru" } });
+    const stored = await fetch(`${listening.url}/`, { headers: { cookie: "locale=ru" } });
     expect(stored.status).toBe(200);
     // Cached now; a visitor whose cookie says English is still sent to /en, not given the Russian page.
-    const en = await fetch(`${base}/`, { headers: { cookie: "locale=en; t=AAAAbbbbCCCCdddd" }, redirect: "manual" });
+    const en = await fetch(`${listening.url}/`, { headers: { cookie: "locale=en; t=AAAAbbbbCCCCdddd" }, redirect: "manual" });
     expect(en.status).toBe(302);
     expect(en.headers.get("location")).toBe("/en");
-    const ru = await fetch(`${base}/`, { headers: { cookie: "locale=ru", "x-request-id": "fast-root" } });
+    const ru = await fetch(`${listening.url}/`, { headers: { cookie: "locale=ru", "x-request-id": "fast-root" } });
     expect(ru.status).toBe(200);
     expect(ru.headers.get("x-request-id")).toBe("fast-root");
   });

@@ -2,13 +2,11 @@
 // else — the root language redirect and the page-cache fast path included —, matched exactly or by
 // prefix, the query kept unless the target has one, an absolute target leaving the site, held in
 // memory and dropped on change; chains and malformed rules refused.
-import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { routeRules } from "../../db/schema/index.ts";
 import { isDomainError } from "../../core/shared/errors.ts";
 import type { RouteRuleInput } from "../../core/route-rules/index.ts";
-import { createHttpServer } from "../../server/main.ts";
-import { TEST_ORIGIN, useTestApp } from "../kit/app.ts";
+import { TEST_ORIGIN, useListening, useTestApp } from "../kit/app.ts";
 
 const shop = useTestApp();
 
@@ -118,33 +116,25 @@ describe("the table in memory", () => {
 });
 
 describe("the page-cache fast path", () => {
-  let base = "";
-  let close = () => {};
-  beforeAll(async () => {
-    const server = createHttpServer(shop.services, shop.app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => server.close();
-  });
-  afterAll(() => close());
+  const listening = useListening(shop);
 
   it("stops serving a cached page as soon as a rule redirects it", async () => {
-    const first = await fetch(`${base}/en/minecraft`);
+    const first = await fetch(`${listening.url}/en/minecraft`);
     expect(first.status).toBe(200);
-    const hit = await fetch(`${base}/en/minecraft`, { headers: { "x-request-id": "before-rule" } });
+    const hit = await fetch(`${listening.url}/en/minecraft`, { headers: { "x-request-id": "before-rule" } });
     expect(hit.status).toBe(200);
     await rule({ from: "/en/minecraft", to: "https://example.org/mc" });
-    const moved = await fetch(`${base}/en/minecraft`, { redirect: "manual" });
+    const moved = await fetch(`${listening.url}/en/minecraft`, { redirect: "manual" });
     expect(moved.status).toBe(302);
     expect(moved.headers.get("location")).toBe("https://example.org/mc");
   });
 
   it("consults a rule added behind the core's back once the table is dropped", async () => {
-    await fetch(`${base}/en/cs2`);
+    await fetch(`${listening.url}/en/cs2`);
     await shop.services.db.insert(routeRules).values({ from: "/en/cs2", to: "/en/dota2", status: 301 });
-    expect((await fetch(`${base}/en/cs2`, { redirect: "manual" })).status).toBe(200);
+    expect((await fetch(`${listening.url}/en/cs2`, { redirect: "manual" })).status).toBe(200);
     shop.services.routeRules.changed();
-    const moved = await fetch(`${base}/en/cs2`, { redirect: "manual" });
+    const moved = await fetch(`${listening.url}/en/cs2`, { redirect: "manual" });
     expect(moved.status).toBe(301);
     expect(moved.headers.get("location")).toBe("/en/dota2");
   });

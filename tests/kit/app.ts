@@ -1,12 +1,13 @@
 // The whole shop in-process: real settings parsing, real database, real app; requests go through
 // app.request() without a socket.
 import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Logger } from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { createApp } from "../../server/app.ts";
-import { BUILD_DIR, bootServices, loadBuild } from "../../server/main.ts";
+import { BUILD_DIR, bootServices, createHttpServer, loadBuild } from "../../server/main.ts";
 import { loadSettings } from "../../server/settings.ts";
 import { createLogger } from "../../server/logging.ts";
 import type { Services } from "../../server/services.ts";
@@ -79,4 +80,24 @@ export function useTestApp(options: Parameters<typeof startTestApp>[0] = {}): Te
     await holder.stop?.();
   });
   return new Proxy(holder, { get: (target, key) => target[key as keyof typeof target] });
+}
+
+/**
+ * The shop on a loopback port for the file's (or the describe block's) tests, through the real
+ * node:http server with its page-cache fast path; the in-process app stays usable too.
+ */
+export function useListening(shop: Pick<TestApp, "services" | "app">): { readonly url: string } {
+  const state = { url: "", close: async () => {} };
+  beforeAll(async () => {
+    const server = createHttpServer(shop.services, shop.app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    state.close = () => new Promise((resolve) => server.close(() => resolve()));
+  });
+  afterAll(() => state.close());
+  return {
+    get url() {
+      return state.url;
+    },
+  };
 }
