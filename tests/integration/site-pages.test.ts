@@ -109,7 +109,7 @@ describe("every mail", () => {
   it.each(LOCALES)("in %s links support, terms, privacy and refunds in its footer", (locale) => {
     const links = SITE_PAGES.map((slug) => `${TEST_ORIGIN}${localePath(locale, `/${slug}`)}`);
     for (const template of MAIL_TEMPLATE_IDS) {
-      // The parameters of every template at once, the receipt's included.
+      // The parameters of every template at once, the receipt's and the refund claim's included.
       const params = {
         code: "123456",
         link: `${TEST_ORIGIN}/x`,
@@ -119,9 +119,10 @@ describe("every mail", () => {
         from: null,
         date: new Date(),
         number: "R-1",
-        orderRef: null,
+        orderRef: "INV-1",
         sale: { kind: "purchase", method: "balance", items: [{ game: "Dota 2", days: 7, price: 499 }], total: 499, currency: "USD" },
         seller: { name: "NOVA", supportEmail: "help@example.com" },
+        refund: { amount: 499, currency: "USD" },
       };
       const mail = shop.services.mailer.render({ to: "someone@example.com", locale, template, params } as never);
       for (const link of links) {
