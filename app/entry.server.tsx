@@ -16,7 +16,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "react-router";
-import type { RouteHandle } from "./root.tsx";
+import { chainHydrates } from "./root.tsx";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { I18nProvider } from "./lib/i18n.tsx";
@@ -51,9 +51,9 @@ export function loadsScript(html: string, url: string): boolean {
   return false;
 }
 
-/** Whether the page hydrates: no route of its chain says `hydrate: false` (the rule of app/root.tsx's Layout). */
-export function pageHydrates(routerContext: EntryContext): boolean {
-  return !routerContext.staticHandlerContext.matches.some((m) => (routerContext.routeModules[m.route.id]?.handle as RouteHandle | undefined)?.hydrate === false);
+/** Whether the page hydrates, by the rule app/root.tsx's Layout follows for its scripts. */
+function pageHydrates(routerContext: EntryContext): boolean {
+  return chainHydrates(routerContext.staticHandlerContext.matches.map((m) => routerContext.routeModules[m.route.id]?.handle));
 }
 
 export default function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, routerContext: EntryContext, loadContext: AppLoadContext) {

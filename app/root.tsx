@@ -58,9 +58,13 @@ export function useRootData() {
 /** A route whose page needs no client code sets `handle = { hydrate: false }` (docs/decisions). */
 export type RouteHandle = { hydrate?: boolean };
 
+/** Whether a page hydrates: no route of its chain (their handles, root first) says `hydrate: false`. */
+export function chainHydrates(handles: readonly unknown[]): boolean {
+  return !handles.some((handle) => (handle as RouteHandle | undefined)?.hydrate === false);
+}
+
 function useHydrate(): boolean {
-  const matches = useMatches();
-  return !matches.some((m) => (m.handle as RouteHandle | undefined)?.hydrate === false);
+  return chainHydrates(useMatches().map((m) => m.handle));
 }
 
 export function Layout({ children }: { children: ReactNode }) {
