@@ -65,6 +65,9 @@ function recordInputs(): Plugin {
   };
 }
 
+/** React, React DOM (and its scheduler), React Router and the two small packages React Router imports. */
+const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/;
+
 /**
  * The browser's shell in one chunk (issue 13, point 5): the app's modules the root route loads
  * (app/root.tsx and what it imports: the layout, the header and its menus, formatting), which every
@@ -73,9 +76,6 @@ function recordInputs(): Plugin {
  * what app/entry.client.tsx loads of ours another ("boot"): with the entry, the framework's floor
  * the bench measures. Modules of routes and the other libraries keep Rollup's own splitting.
  */
-/** React, React DOM (and its scheduler), React Router and the two small packages React Router imports. */
-const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/;
-
 function shellChunk(): (id: string, meta: { getModuleInfo: (id: string) => { importers: readonly string[] } | null }) => string | undefined {
   // The root and the profile's layout: every hydrated page but the payment return pages has both.
   const SHELL = [path.join(root, "app", "root.tsx"), path.join(root, "app", "routes", "layouts", "profile.tsx")];
