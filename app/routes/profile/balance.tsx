@@ -8,7 +8,7 @@ import { minorDigits } from "../../../core/shared/money.ts";
 import { Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { SubmitButton } from "../../components/forms.tsx";
-import { Field, PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
+import { Field, PageForm, replyTo, serverForm } from "../../components/fields.tsx";
 import { notificationForStatus, useNotifications } from "../../components/notifications.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
@@ -229,7 +229,8 @@ function TopUp({
   providers: string[];
 }) {
   const t = useT();
-  const [form, fields] = usePageForm("topup", constraint, { lastResult });
+  // The form's state from the server's last answer, without Conform in the browser (this page hydrates: docs/decisions/0047-hydrated-forms-without-conform.md).
+  const { form, fields } = serverForm("topup", constraint, { lastResult });
   return (
     <PageForm form={form} className="form topup-form">
       <Field field={fields.amount} type="number" inputMode="decimal" unit={currency} label={t("balance.topup.amount", { currency })} hint={range} />
