@@ -74,11 +74,15 @@ const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router
  * hydrated page loads anyway, go into one file instead of a dozen of a few hundred bytes, each
  * gzipped on its own. The framework (React, React DOM, React Router) is a chunk of its own, and
  * what app/entry.client.tsx loads of ours another ("boot"): with the entry, the framework's floor
- * the bench measures. Modules of routes and the other libraries keep Rollup's own splitting.
+ * the bench measures. The shell also holds the two small modules of pieces the profile's pages
+ * share (the card primitives; the submit button and form messages): each its own file, they cost
+ * those pages twice their weight in the shell (docs/decisions/0047-hydrated-forms-without-conform.md).
+ * Modules of routes and the other libraries keep Rollup's own splitting.
  */
 function shellChunk(): (id: string, meta: { getModuleInfo: (id: string) => { importers: readonly string[] } | null }) => string | undefined {
   // The root and the profile's layout: every hydrated page but the payment return pages has both.
   const SHELL = [path.join(root, "app", "root.tsx"), path.join(root, "app", "routes", "layouts", "profile.tsx")];
+  const SHARED_PIECES = [path.join(root, "app", "components", "ui", "primitives.tsx"), path.join(root, "app", "components", "forms.tsx")];
   const ENTRY = path.join(root, "app", "entry.client.tsx");
   const reaches = new Map<string, Set<string>>();
   /** The module files among `id` and everything that imports it statically, up the graph. */
@@ -103,6 +107,8 @@ function shellChunk(): (id: string, meta: { getModuleInfo: (id: string) => { imp
     let up = reaches.get(id);
     if (!up) reaches.set(id, (up = importedBy(id, getModuleInfo)));
     if (up.has(ENTRY)) return "boot";
+    // The shared pieces themselves, not what imports them (every page with a form or a card).
+    if (SHARED_PIECES.includes(file)) return "shell";
     return SHELL.some((file) => up.has(file)) ? "shell" : undefined;
   };
 }

@@ -86,7 +86,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     topup: {
       min: TOPUP_MIN,
       max: TOPUP_MAX,
-      presets: TOPUP_PRESETS.map((major) => major * unit).filter((minor) => minor >= TOPUP_MIN && minor <= TOPUP_MAX),
+      // Each with the amount the form posts (major units), so the browser needs no currency table.
+      presets: TOPUP_PRESETS.filter((major) => major * unit >= TOPUP_MIN && major * unit <= TOPUP_MAX).map((major) => ({ minor: major * unit, posted: String(major) })),
       constraint: { amount: { required: true, min: TOPUP_MIN / unit, max: TOPUP_MAX / unit, step: 1 / unit } },
     },
     before: beforeId ?? null,
@@ -187,7 +188,7 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
 const TOPUP_PRESETS = [5, 10, 20, 50];
 
 /** One post each, no typing: the same action as the form above, with the amount filled in. */
-function TopUpPresets({ presets, currency }: { presets: number[]; currency: string }) {
+function TopUpPresets({ presets, currency }: { presets: { minor: number; posted: string }[]; currency: string }) {
   const t = useT();
   const locale = useLocale();
   if (presets.length === 0) return null;
@@ -195,13 +196,13 @@ function TopUpPresets({ presets, currency }: { presets: number[]; currency: stri
     <div className="topup-presets">
       <p className="muted small">{t("balance.topup.presets")}</p>
       <ul>
-        {presets.map((minor) => {
+        {presets.map(({ minor, posted }) => {
           const amount = formatMoney(minor, currency, locale);
           return (
             <li key={minor}>
               <form method="post">
                 <input type="hidden" name="intent" value="topup" />
-                <input type="hidden" name="amount" value={String(minor / 10 ** minorDigits(currency))} />
+                <input type="hidden" name="amount" value={posted} />
                 <button type="submit" className="btn btn-secondary btn-small" aria-label={t("balance.topup.presetLabel", { amount })}>
                   {amount}
                 </button>
