@@ -113,9 +113,12 @@ export function FieldFrame({ field, label, hint, frame, children }: FieldProps &
 
 type InputType = "text" | "email" | "password" | "number";
 
-/** An input's attributes from its field's state, as Conform's getInputProps makes them (same attributes, same order). */
+/**
+ * An input's attributes from its field's state, as Conform's getInputProps makes them (same
+ * attributes, same order; React writes no attribute that is undefined).
+ */
 function inputProps(field: FieldView, type: InputType, ariaDescribedBy: string | undefined): InputHTMLAttributes<HTMLInputElement> {
-  const props: InputHTMLAttributes<HTMLInputElement> & Record<string, unknown> = {
+  return {
     required: field.required || undefined,
     id: field.id,
     name: field.name,
@@ -131,10 +134,8 @@ function inputProps(field: FieldView, type: InputType, ariaDescribedBy: string |
     pattern: field.pattern,
     multiple: field.multiple,
     accept: field.accept,
+    defaultValue: typeof field.initialValue === "string" ? field.initialValue : undefined,
   };
-  if (typeof field.initialValue === "string") props.defaultValue = field.initialValue;
-  for (const key of Object.keys(props)) if (props[key] === undefined) delete props[key];
-  return props;
 }
 
 /**
