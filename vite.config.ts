@@ -103,10 +103,10 @@ const FRAMEWORK = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router
  *   page's chunk ("page-profile-balance"), or a chunk of those pages together ("shared-" and a hash
  *   of their names). A page that never hydrates (`hydrate: false` in its route module) loads no
  *   script, so what it shares with a hydrated page does not split that page's chunk; its own
- *   modules keep Rollup's splitting. Every module of ours is named: Rollup pulls a named chunk's
- *   unnamed dependencies into it.
+ *   modules keep Rollup's splitting. Every module of ours a running page loads is named: Rollup
+ *   pulls a named chunk's unnamed dependencies into it.
  */
-function shellChunk(): (id: string, meta: { getModuleInfo: (id: string) => { importers: readonly string[] } | null }) => string | undefined {
+function clientChunks(): (id: string, meta: { getModuleInfo: (id: string) => { importers: readonly string[] } | null }) => string | undefined {
   // The root and the profile's layout: every hydrated page but the payment return pages has both.
   const SHELL = [path.join(root, "app", "root.tsx"), path.join(root, "app", "routes", "layouts", "profile.tsx")];
   const SHARED_PIECES = [path.join(root, "app", "components", "ui", "primitives.tsx"), path.join(root, "app", "components", "forms.tsx")];
@@ -166,7 +166,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [serverSourcesExternal(), recordInputs(), reactRouter(), routeChunksMayExportMore()],
   build: {
     assetsInlineLimit: 0,
-    rollupOptions: isSsrBuild ? {} : { output: { manualChunks: shellChunk() } },
+    rollupOptions: isSsrBuild ? {} : { output: { manualChunks: clientChunks() } },
   },
   // `npm run dev`: the browser's dependencies are found by scanning the routes when the server
   // starts, not on the first page view (which would have to reload the page once they are bundled).
