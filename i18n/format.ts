@@ -1,4 +1,4 @@
-// The one way dates and money are written, for pages (server render and hydration alike) and
+// The one way dates, money and file sizes are written, for pages (server render and hydration alike) and
 // e-mails. Intl formatters are costly to build and immutable, so each is made once.
 import { LANG_TAG, type Locale } from "./locales.ts";
 
@@ -83,4 +83,14 @@ function currencyFormat(locale: Locale, currency: string): Intl.NumberFormat {
 export function formatMoney(minor: number, currency: string, locale: Locale): string {
   const format = currencyFormat(locale, currency);
   return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
+/**
+ * A file's size in the reader's language: kilobytes under a megabyte (a small file is not "0 MB"),
+ * else megabytes. Here rather than next to the download card, so that the back office's use does
+ * not split that card out of the subscription page's chunk (docs/decisions/0047-hydrated-forms-without-conform.md).
+ */
+export function formatSize(bytes: number, langTag: string): string {
+  const [unit, divisor] = bytes < 1024 ** 2 ? (["kilobyte", 1024] as const) : (["megabyte", 1024 ** 2] as const);
+  return new Intl.NumberFormat(langTag, { style: "unit", unit, maximumFractionDigits: 1 }).format(bytes / divisor);
 }

@@ -19,7 +19,8 @@
 // PASS/FAIL line with its baseline; the JavaScript of every hydrated page is weighed against the
 // framework's floor of the same build (scripts/bench/hydrated.mjs), and no client chunk may hold a
 // server-grade library (scripts/client-bundle.mjs). `npm run bench -- --soak` runs the soak of
-// scripts/bench/soak.mjs instead (BENCH_SOAK_SECONDS=20 for a short one). The server runs with SERVER_ENV of scripts/bench/targets.mjs
+// scripts/bench/soak.mjs instead (BENCH_SOAK_SECONDS=20 for a short one), `--weights` only
+// the hydrated pages' JavaScript budget (scripts/bench/weights.mjs: byte counts, no load). The server runs with SERVER_ENV of scripts/bench/targets.mjs
 // (limiters out of reach, a larger TOPUP_MAX), printed in the report's header.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -29,10 +30,9 @@ import autocannon from "autocannon";
 import { ensureBuild } from "./ensure-build.mjs";
 import { root } from "./build-state.mjs";
 import { assertRunning, cpuSeconds, firstMessage, freePort, killAllNow, pinning, pinSelf, startNode, stopAll, waitForOk } from "./bench/processes.mjs";
-import { HYDRATED_PAGES, LANDING_TEXTS, NOT_WEIGHED, registerBenchUser, SERVER_ENV, targets as allTargets, verdicts, weighedPages, WORKERS_TARGET } from "./bench/targets.mjs";
-import { assetsWeight, GZIP_LEVEL, kib, pageWeight } from "./bench/page-weight.mjs";
-import { BUDGET_OVER_FLOOR_KIB, floorFiles, hydratingPages, loadServerBuild } from "./bench/hydrated.mjs";
-import { clientChunks, serverCodeInClient } from "./client-bundle.mjs";
+import { LANDING_TEXTS, SERVER_ENV, targets as allTargets, verdicts, weighedPages, WORKERS_TARGET } from "./bench/targets.mjs";
+import { GZIP_LEVEL, kib, pageWeight } from "./bench/page-weight.mjs";
+import { hydratedBudget } from "./bench/hydrated.mjs";
 
 /* global fetch */
 
@@ -177,69 +177,6 @@ function printWeight(label, weight, budgetKiB) {
     return ok;
   }
   return true;
-}
-
-/**
- * Issue 13's JavaScript budget: the framework's floor of this build (scripts/bench/hydrated.mjs),
- * then every hydrated page against floor + BUDGET_OVER_FLOOR_KIB, one PASS/FAIL line each with
- * what it loads beyond the floor; a hydrating route the bench does not know fails. Then the
- * client chunks: none may hold a server-grade library.
- */
-async function hydratedBudget(serverUrl) {
-  let ok = true;
-  const build = await loadServerBuild();
-  const floorPaths = floorFiles(build);
-  const floor = await assetsWeight(serverUrl, floorPaths);
-  const floorKiB = kib(floor.gzipBytes);
-  const budget = floorKiB + BUDGET_OVER_FLOOR_KIB;
-  out(
-    `framework floor of this build (React DOM + React + React Router + the JSX runtime, with app/entry.client.tsx and the I18nProvider it imports): ` +
-      `${floorKiB.toFixed(1)} KiB gzip — ${floor.files.map((f) => `${f.url} ${kib(f.gzipBytes).toFixed(1)}`).join(", ")}`,
-  );
-  out(`every hydrated page: JS ≤ floor + ${BUDGET_OVER_FLOOR_KIB} KiB = ${budget.toFixed(1)} KiB gzip`);
-  const hydrating = hydratingPages(build, "ru/");
-  const known = new Set([...HYDRATED_PAGES.map((p) => p.route), ...Object.keys(NOT_WEIGHED)]);
-  for (const route of hydrating.filter((id) => !known.has(id))) {
-    ok = false;
-    out(`  FAIL  route ${route} hydrates but is not weighed: add it to HYDRATED_PAGES (scripts/bench/targets.mjs)`);
-  }
-  for (const [route, why] of Object.entries(NOT_WEIGHED)) if (hydrating.includes(route)) out(`  ----  ${route} not weighed: ${why}`);
-  const pages = HYDRATED_PAGES.filter((p) => hydrating.includes(p.route));
-  for (const page of HYDRATED_PAGES.filter((p) => !hydrating.includes(p.route))) out(`  INFO  ${page.path} (${page.route}) no longer hydrates: not weighed`);
-  let cookie = "";
-  if (pages.some((p) => p.signedIn)) {
-    const { token } = await registerBenchUser({ urls: { server: serverUrl }, fetch });
-    cookie = `; access_token=${token}`;
-  }
-  const floorSet = new Set(floorPaths);
-  for (const page of pages) {
-    const headers = { Accept: "text/html", Cookie: `locale=ru; t=AAAAAAAAAAAAAAAA${page.signedIn ? cookie : ""}` };
-    const response = await fetch(new URL(page.path, serverUrl), { headers, redirect: "manual" });
-    await response.arrayBuffer();
-    if (response.status === 404 && page.optional) {
-      out(`  ----  ${page.path} (${page.route}) not weighed: 404, ${page.optional}`);
-      continue;
-    }
-    const weight = await pageWeight(serverUrl, page.path, headers);
-    const js = kib(weight.js.gzipBytes);
-    const limit = budget + (page.extraKiB ?? 0);
-    const pass = js <= limit && weight.js.files.length > 0;
-    ok &&= pass;
-    const beyond = weight.js.files.filter((f) => !floorSet.has(f.url));
-    out(
-      `  ${pass ? "PASS" : "FAIL"}  ${page.path} (${page.route}${page.signedIn ? ", signed in" : ""}): JS ${js.toFixed(1)} KiB gzip = floor ${floorKiB.toFixed(1)} + ${(js - floorKiB).toFixed(1)} ` +
-        `(≤ +${BUDGET_OVER_FLOOR_KIB}${page.extraKiB ? ` + ${page.extraKiB} allowed` : ""})${weight.js.files.length ? "" : " — loads no JS, yet its route hydrates?"}; ` +
-        `CSS ${kib(weight.css.gzipBytes).toFixed(1)} KiB`,
-    );
-    out(`        beyond the floor: ${beyond.map((f) => `${f.url.replace(/^\/assets\//, "")} ${kib(f.gzipBytes).toFixed(1)}`).join(", ")}`);
-  }
-  const serverCode = serverCodeInClient();
-  ok &&= serverCode.length === 0;
-  out(
-    `  ${serverCode.length ? "FAIL" : "PASS"}  no Zod or other server-grade library in the ${clientChunks().length} client chunks` +
-      (serverCode.length ? `: ${serverCode.map((c) => `${c.file} (${c.libraries.join(", ")})`).join("; ")}` : ""),
-  );
-  return ok;
 }
 
 /**
@@ -506,7 +443,7 @@ async function run() {
   for (const page of weighedPages) {
     allPass = printWeight(page.name, await pageWeight(serverUrl, page.path, page.headers), page.jsBudgetKiB) && allPass;
   }
-  allPass = (await hydratedBudget(serverUrl)) && allPass;
+  allPass = (await hydratedBudget(out, serverUrl)) && allPass;
 
   out();
   out(
@@ -529,6 +466,9 @@ try {
   if (process.argv.includes("--soak")) {
     const { soak } = await import("./bench/soak.mjs");
     if (!(await soak(out))) exitCode = 1;
+  } else if (process.argv.includes("--weights")) {
+    const { weights } = await import("./bench/weights.mjs");
+    if (!(await weights(out))) exitCode = 1;
   } else await run();
 } catch (error) {
   out(`\nbench failed: ${error instanceof Error ? error.message : String(error)}`);

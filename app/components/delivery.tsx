@@ -4,6 +4,7 @@
 // posts of the page's action: they work without JavaScript; the destructive ones sit behind a
 // disclosure that asks again.
 import { Form } from "react-router";
+import { formatSize } from "../../i18n/format.ts";
 import type { Translate } from "../../i18n/translate.ts";
 import { useFormatDate, type FormatDate } from "../lib/dates.ts";
 import { CopyField } from "./copy-field.tsx";
@@ -97,12 +98,6 @@ export function LicenceCard({ licence, game, resetDays, t }: { licence: LicenceD
       </div>
     </Card>
   );
-}
-
-/** A file's size in the reader's language: kilobytes under a megabyte (a small file is not "0 MB"), else megabytes. */
-export function formatSize(bytes: number, langTag: string): string {
-  const [unit, divisor] = bytes < 1024 ** 2 ? (["kilobyte", 1024] as const) : (["megabyte", 1024 ** 2] as const);
-  return new Intl.NumberFormat(langTag, { style: "unit", unit, maximumFractionDigits: 1 }).format(bytes / divisor);
 }
 
 export function DownloadCard({

@@ -13,7 +13,7 @@ import { DomainError } from "../../../core/shared/errors.ts";
 import { issueKey } from "../../../server/http/body.ts";
 import { readUpload } from "../../../server/http/multipart.ts";
 import { Card } from "../../components/ui/primitives.tsx";
-import { formatSize } from "../../components/delivery.tsx";
+import { formatSize } from "../../../i18n/format.ts";
 import { FormMessage, Notice, SubmitButton } from "../../components/forms.tsx";
 import { Field, replyTo, TextareaField, usePageForm } from "../../components/page-form.tsx";
 import { useFormatDate } from "../../lib/dates.ts";

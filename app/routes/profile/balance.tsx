@@ -8,7 +8,7 @@ import { minorDigits } from "../../../core/shared/money.ts";
 import { Card } from "../../components/ui/primitives.tsx";
 import { Icon } from "../../components/ui/icons.tsx";
 import { SubmitButton } from "../../components/forms.tsx";
-import { Field, PageForm, replyTo, usePageForm } from "../../components/page-form.tsx";
+import { Field, PageForm, replyTo, serverForm } from "../../components/fields.tsx";
 import { notificationForStatus, useNotifications } from "../../components/notifications.tsx";
 import { productName } from "../../components/commerce.tsx";
 import { useLocale, useT } from "../../lib/i18n.tsx";
@@ -86,7 +86,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     topup: {
       min: TOPUP_MIN,
       max: TOPUP_MAX,
-      presets: TOPUP_PRESETS.map((major) => major * unit).filter((minor) => minor >= TOPUP_MIN && minor <= TOPUP_MAX),
+      // Each with the amount the form posts (major units), so the browser needs no currency table.
+      presets: TOPUP_PRESETS.filter((major) => major * unit >= TOPUP_MIN && major * unit <= TOPUP_MAX).map((major) => ({ minor: major * unit, posted: String(major) })),
       constraint: { amount: { required: true, min: TOPUP_MIN / unit, max: TOPUP_MAX / unit, step: 1 / unit } },
     },
     before: beforeId ?? null,
@@ -187,7 +188,7 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
 const TOPUP_PRESETS = [5, 10, 20, 50];
 
 /** One post each, no typing: the same action as the form above, with the amount filled in. */
-function TopUpPresets({ presets, currency }: { presets: number[]; currency: string }) {
+function TopUpPresets({ presets, currency }: { presets: { minor: number; posted: string }[]; currency: string }) {
   const t = useT();
   const locale = useLocale();
   if (presets.length === 0) return null;
@@ -195,13 +196,13 @@ function TopUpPresets({ presets, currency }: { presets: number[]; currency: stri
     <div className="topup-presets">
       <p className="muted small">{t("balance.topup.presets")}</p>
       <ul>
-        {presets.map((minor) => {
+        {presets.map(({ minor, posted }) => {
           const amount = formatMoney(minor, currency, locale);
           return (
             <li key={minor}>
               <form method="post">
                 <input type="hidden" name="intent" value="topup" />
-                <input type="hidden" name="amount" value={String(minor / 10 ** minorDigits(currency))} />
+                <input type="hidden" name="amount" value={posted} />
                 <button type="submit" className="btn btn-secondary btn-small" aria-label={t("balance.topup.presetLabel", { amount })}>
                   {amount}
                 </button>
@@ -229,7 +230,8 @@ function TopUp({
   providers: string[];
 }) {
   const t = useT();
-  const [form, fields] = usePageForm("topup", constraint, { lastResult });
+  // The form's state from the server's last answer, without Conform in the browser (this page hydrates: docs/decisions/0047-hydrated-forms-without-conform.md).
+  const { form, fields } = serverForm("topup", constraint, { lastResult });
   return (
     <PageForm form={form} className="form topup-form">
       <Field field={fields.amount} type="number" inputMode="decimal" unit={currency} label={t("balance.topup.amount", { currency })} hint={range} />
