@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import type { Page, Route } from "playwright-core";
 import { DEMO } from "../db/seed.ts";
-import { screenshot, useBrowser, MOBILE } from "./fixtures/browser.ts";
+import { screenshot, settle, useBrowser, MOBILE } from "./fixtures/browser.ts";
 import { tickRecaptcha } from "./fixtures/recaptcha.ts";
 
 const session = useBrowser();
@@ -118,9 +118,6 @@ describe("an anti-bot challenge on a call of the page", () => {
 });
 
 describe("prefetch of the likely next pages", () => {
-  /** Waits until the page's idle work (where the prefetch script starts) and the frames after it ran. */
-  const settle = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => requestIdleCallback(() => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))))));
-
   test("fetches the marked links ahead, at most 4 at once, each once", async () => {
     const page = await session.newPage({ locale: "en-US" });
     const held: Route[] = [];

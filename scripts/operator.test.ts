@@ -8,6 +8,7 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
+import { openTestDatabase } from "../tests/kit/database.ts";
 import { auditLog, users } from "../db/schema/index.ts";
 import { operatorCommand, parseArgs } from "./operator.ts";
 
@@ -63,7 +64,7 @@ describe("npm run operator", () => {
   }, 120_000);
 
   it("revokes, lists, says when nothing changed or nobody has the address, and refuses words that make no command", async () => {
-    const database = await openDatabase("memory://");
+    const database = await openTestDatabase();
     try {
       const [user] = await database.db.insert(users).values({ email: "help@shop.test", passwordHash: "x", referralCode: "HELP0001" }).returning();
       const command = (...argv: string[]) => operatorCommand(argv, { database, ownerEmails: [], defaultReason: "command line (test)" });

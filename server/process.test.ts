@@ -1,16 +1,18 @@
 // The real process, as `npm start` runs it: a bad setting stops the start with one line, data
 // survives a restart on the embedded database, and SIGTERM drains and exits.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { openDatabase } from "../db/client.ts";
 import { mailOutbox, users } from "../db/schema/index.ts";
+import { createTestDatabase, type TestDatabase } from "../tests/kit/database.ts";
 import { freePort, startShop as start, stopShop as stop, waitHealthy } from "../tests/kit/process.ts";
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "shop-process-"));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+// The embedded database in a folder (the run's migrated template, copied): `file:<dir>`.
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.drop());
 
 describe("the server process", () => {
   it("stops the start with one line naming a bad setting", async () => {
@@ -22,7 +24,7 @@ describe("the server process", () => {
 
   it("keeps the embedded database's data across a restart and drains on SIGTERM", async () => {
     const port = await freePort();
-    const env = { PORT: String(port), DATABASE_URL: `file:${dataDir}` };
+    const env = { PORT: String(port), DATABASE_URL: database.url };
     const first = start(env);
     await waitHealthy(port, first.exited);
     const login = await fetch(`http://127.0.0.1:${port}/v2/web/frontend/data`);
@@ -35,11 +37,11 @@ describe("the server process", () => {
     expect(stopped.ms).toBeLessThan(10_000);
 
     // Between the runs: note the demo user and leave a marker row.
-    let database = await openDatabase(`file:${dataDir}`);
-    const [demo] = await database.db.select().from(users).where(eq(users.email, "demo@example.com"));
+    let opened = await openDatabase(database.url);
+    const [demo] = await opened.db.select().from(users).where(eq(users.email, "demo@example.com"));
     expect(demo).toBeDefined();
-    await database.db.insert(mailOutbox).values({ to: "marker@example.com", subject: "marker", text: "t", html: "h", locale: "en" });
-    await database.close();
+    await opened.db.insert(mailOutbox).values({ to: "marker@example.com", subject: "marker", text: "t", html: "h", locale: "en" });
+    await opened.close();
 
     const second = start(env);
     await waitHealthy(port, second.exited);
@@ -48,10 +50,10 @@ describe("the server process", () => {
     expect(await page.text()).toContain("$19.99");
     expect((await stop(second.child, second.exited)).code).toBe(0);
 
-    database = await openDatabase(`file:${dataDir}`);
-    const after = await database.db.select().from(users);
+    opened = await openDatabase(database.url);
+    const after = await opened.db.select().from(users);
     expect(after.map((u) => [u.id, u.email, u.balance])).toEqual([[demo!.id, demo!.email, demo!.balance]]);
-    expect(await database.db.select().from(mailOutbox).where(eq(mailOutbox.to, "marker@example.com"))).toHaveLength(1);
-    await database.close();
+    expect(await opened.db.select().from(mailOutbox).where(eq(mailOutbox.to, "marker@example.com"))).toHaveLength(1);
+    await opened.close();
   }, 120_000);
 });

@@ -2,7 +2,8 @@
 // catalogue's product of that game, area, length and price, and nothing is seeded unnamed.
 import { asc } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../db/client.ts";
+import type { Database } from "../../db/client.ts";
+import { openTestDatabase } from "../../tests/kit/database.ts";
 import { products } from "../../db/schema/index.ts";
 import { DEMO, seedCatalog } from "../../db/seed.ts";
 import { createCatalog, type Catalog } from "./index.ts";
@@ -11,7 +12,7 @@ let database: Database;
 let catalog: Catalog;
 
 beforeAll(async () => {
-  database = await openDatabase("memory://");
+  database = await openTestDatabase();
   await seedCatalog(database.db, "USD");
   await seedCatalog(database.db, "USD"); // safe to run at every start
   catalog = createCatalog({ db: database.db });

@@ -2,7 +2,8 @@
 // after it, unique references, and paging by offset and by key.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../db/client.ts";
+import type { Database } from "../../db/client.ts";
+import { openTestDatabase } from "../../tests/kit/database.ts";
 import { transactions, users } from "../../db/schema/index.ts";
 import { DEMO } from "../../db/seed.ts";
 import { createLedger, type Entry, type Ledger } from "./index.ts";
@@ -16,7 +17,7 @@ let ledger: Ledger;
 let serial = 0;
 
 beforeAll(async () => {
-  database = await openDatabase("memory://");
+  database = await openTestDatabase();
   ledger = createLedger({ db: database.db, currency: "USD" });
 });
 afterAll(async () => {

@@ -1,7 +1,8 @@
 // The mail module against a real database and a real (loopback) SMTP exchange.
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../db/client.ts";
+import type { Database } from "../../db/client.ts";
+import { openTestDatabase } from "../../tests/kit/database.ts";
 import { loadCatalogs } from "../../i18n/catalogs.ts";
 import { LOCALES } from "../../i18n/locales.ts";
 import { startSmtpServer, type TestSmtpServer } from "../../tests/kit/smtp.ts";
@@ -15,7 +16,7 @@ const PUBLIC_URL = "http://shop.test";
 
 let database: Database;
 beforeAll(async () => {
-  database = await openDatabase("memory://");
+  database = await openTestDatabase();
 });
 afterAll(async () => {
   await database?.close();

@@ -7,7 +7,7 @@ import { Redis } from "ioredis";
 import { openDatabase, type Database } from "../../db/client.ts";
 import { manualClock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
-import { POSTGRES_ADMIN_URL } from "../../tests/kit/database.ts";
+import { POSTGRES_ADMIN_URL, openTestDatabase } from "../../tests/kit/database.ts";
 import { addressKey, createRateLimiter, postgresCounter, redisCounter, type Counter } from "./index.ts";
 
 const START = new Date("2026-03-01T12:00:00Z");
@@ -26,7 +26,7 @@ describe("postgresCounter on PGlite", () => {
   let counter: Counter;
 
   beforeAll(async () => {
-    database = await openDatabase("memory://");
+    database = await openTestDatabase();
     counter = postgresCounter(database.db, clock);
   });
   afterAll(async () => {
@@ -214,7 +214,7 @@ describe("createRateLimiter", () => {
   const rule = { limit: 3, windowSeconds: 600 };
 
   beforeAll(async () => {
-    database = await openDatabase("memory://");
+    database = await openTestDatabase();
     limiter = createRateLimiter(postgresCounter(database.db, clock), clock);
   });
   afterAll(async () => {
@@ -277,7 +277,7 @@ describe("createRateLimiter.consumeAll", () => {
   const wide = { limit: 5, windowSeconds: 600 };
 
   beforeAll(async () => {
-    database = await openDatabase("memory://");
+    database = await openTestDatabase();
     counter = postgresCounter(database.db, clock);
     limiter = createRateLimiter(counter, clock);
   });

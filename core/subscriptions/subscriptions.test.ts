@@ -2,7 +2,8 @@
 // expired or frozen subscription; days revoked; freezes kept to the second and ended by the job as
 // of their scheduled end; the expiry notice claimed once per expiry.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../../db/client.ts";
+import type { Database } from "../../db/client.ts";
+import { openTestDatabase } from "../../tests/kit/database.ts";
 import { users } from "../../db/schema/index.ts";
 import { DEMO, seedCatalog } from "../../db/seed.ts";
 import { manualClock } from "../shared/clock.ts";
@@ -17,7 +18,7 @@ let subs: Subscriptions;
 let serial = 0;
 
 beforeAll(async () => {
-  database = await openDatabase("memory://");
+  database = await openTestDatabase();
   await seedCatalog(database.db, "USD");
   subs = createSubscriptions({ db: database.db, clock, freezeMaxDays: 30, freezeCooldownDays: 7 });
 });

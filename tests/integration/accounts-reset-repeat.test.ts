@@ -1,13 +1,20 @@
 // A user may be mailed a reset code equal to one they had before (six digits repeat): the new code
 // must still be stored and mailed. The random source is pinned here to make the repeat certain.
-import { describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type * as Tokens from "../../core/shared/tokens.ts";
-import { codeIn, mailsTo, registerUser, useShop } from "../kit/shop.ts";
 
-vi.mock("../../core/shared/tokens.ts", async (importOriginal) => ({
+// The test files of a worker share their modules (vitest.config.ts: no isolation), so the pinned
+// random source is set up on modules of this file's own, and taken away again after it.
+vi.resetModules();
+vi.doMock("../../core/shared/tokens.ts", async (importOriginal) => ({
   ...(await importOriginal<typeof Tokens>()),
   sixDigitCode: () => "424242",
 }));
+const { codeIn, mailsTo, registerUser, useShop } = await import("../kit/shop.ts");
+afterAll(() => {
+  vi.doUnmock("../../core/shared/tokens.ts");
+  vi.resetModules();
+});
 
 const shop = useShop({ smtp: true });
 

@@ -5,9 +5,6 @@
 // resent by hand; in order per user and endpoint, while other users' events go on; and nothing lost
 // when the app dies mid-delivery and another process takes over.
 import { createHmac } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users, webhookDeliveries } from "../../db/schema/index.ts";
@@ -257,21 +254,15 @@ describe("delivery", () => {
 });
 
 describe("an app restart mid-delivery", () => {
+  // One database for both processes (on PGlite a folder, which outlives the first).
   let database: TestDatabase | undefined;
-  let dir = "";
   let url = "";
   beforeAll(async () => {
-    if (process.env.TEST_DATABASE === "postgres") {
-      database = await createTestDatabase();
-      url = database.url;
-    } else {
-      dir = mkdtempSync(path.join(os.tmpdir(), "nova-restart-"));
-      url = `file:${dir}`;
-    }
+    database = await createTestDatabase();
+    url = database.url;
   });
   afterAll(async () => {
     await database?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it("loses nothing: the delivery a dead process was sending is sent again by the next one", async () => {

@@ -2,9 +2,6 @@
 // or a non-loopback HOST — has no /dev/mail, no demo user (one seeded by an earlier development run
 // is retired) and no demo provider, whatever NODE_ENV says; a sent mail's body leaves the outbox
 // and never reaches the log; a failing query's log line carries no parameter values.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Writable } from "node:stream";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,7 +35,6 @@ describe("a public shop (https PUBLIC_URL, no NODE_ENV)", () => {
   let smtp: TestSmtpServer;
   let paypal: PayPalKit;
   let database: TestDatabase;
-  let dataDir: string | undefined;
   let url: string;
   const log = capturedLogger();
   let shop: { services: Awaited<ReturnType<typeof bootServices>>; app: ReturnType<typeof createApp> };
@@ -47,9 +43,7 @@ describe("a public shop (https PUBLIC_URL, no NODE_ENV)", () => {
     smtp = await startSmtpServer();
     paypal = await startPayPalKit();
     database = await createTestDatabase();
-    // PGlite in memory would not outlive the first boot: give it a folder.
-    if (database.kind === "pglite") dataDir = mkdtempSync(path.join(tmpdir(), "shop-public-"));
-    url = dataDir ? `file:${dataDir}` : database.url;
+    url = database.url;
 
     // A development run of the same database first: it seeds the demo user.
     const dev = await bootServices(loadSettings({ DATABASE_URL: url, PUBLIC_URL: TEST_ORIGIN, LOG_LEVEL: "silent" }), { logger: createLogger("silent") });
@@ -68,7 +62,6 @@ describe("a public shop (https PUBLIC_URL, no NODE_ENV)", () => {
     await shop?.services.background.drain();
     await shop?.services.database.close();
     await database?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     await smtp?.stop();
     await paypal?.stop();
   });

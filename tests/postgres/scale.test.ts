@@ -14,7 +14,8 @@ let ports: [number, number];
 let shops: ShopProcess[] = [];
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  // Empty: both shops migrate and seed it, one after the other under the start-up lock.
+  database = await createTestDatabase({ migrated: false });
   ports = [await freePort(), await freePort()];
   const env = { DATABASE_URL: database.url, METRICS_TOKEN: TOKEN, RATE_LOGIN_ACCOUNT: "3/15m", JOBS_INTERVAL_SECONDS: "2" };
   shops = [startShop({ ...env, PORT: String(ports[0]), WEB_CONCURRENCY: "2" }), startShop({ ...env, PORT: String(ports[1]) })];

@@ -1,0 +1,29 @@
+// Global setup of the "pglite" and "postgres" projects: migrates one template database for the
+// whole run, which every test file's database is copied from (tests/kit/database.ts). Applying the
+// migrations once instead of per file, and on PGlite skipping its initdb per file, is most of the
+// set-up time of an integration test file.
+import { mkdtempSync, rmSync } from "node:fs";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { openDatabase } from "../../db/client.ts";
+import { POSTGRES_ADMIN_URL, adminQuery, scratchDir } from "./database.ts";
+
+export default async function setup(project: TestProject) {
+  if (project.config.env.TEST_DATABASE === "postgres") {
+    const name = `shop_template_${process.pid}`;
+    await adminQuery(`drop database if exists ${name} with (force)`);
+    await adminQuery(`create database ${name}`);
+    const url = new URL(POSTGRES_ADMIN_URL);
+    url.pathname = `/${name}`;
+    const database = await openDatabase(url.toString());
+    await database.close();
+    project.provide("postgresTemplate", name);
+    return () => adminQuery(`drop database if exists ${name} with (force)`);
+  }
+  const root = mkdtempSync(path.join(scratchDir(), "shop-test-template-"));
+  const dir = path.join(root, "pglite");
+  const database = await openDatabase(`file:${dir}`);
+  await database.close();
+  project.provide("pgliteTemplate", dir);
+  return () => rmSync(root, { recursive: true, force: true });
+}
