@@ -26,7 +26,9 @@ export type SessionUser = typeof users.$inferSelect;
 export type Sessions = ReturnType<typeof createSessions>;
 
 /** What a session lookup returns: its session, its user and the values of the extra fields. */
-type LookupRow<Extra extends Record<string, SQL>> = { session: typeof sessions.$inferSelect; user: SessionUser } & { [K in keyof Extra]: Extra[K] extends SQL<infer T> ? T : never };
+type LookupRow<Extra extends Record<string, SQL>> = { session: Omit<AuthSession, "kind"> & { kind: string }; user: SessionUser } & {
+  [K in keyof Extra]: Extra[K] extends SQL<infer T> ? T : never;
+};
 type PreparedLookup<Extra extends Record<string, SQL>> = { execute(values: { tokenHash: string; now: string }): Promise<LookupRow<Extra>[]> };
 /** A signed-in request's session and user, with the extra fields the lookup read (`authenticateWith`). */
 export type Authenticated<Extra extends Record<string, SQL> = Record<never, SQL>> = Omit<LookupRow<Extra>, "session"> & { session: AuthSession };
@@ -39,7 +41,7 @@ export function createSessions({ db, clock, operators }: { db: Db; clock: Clock;
    */
   function prepareLookup<Extra extends Record<string, SQL>>(extra: Extra, name: string): PreparedLookup<Extra> {
     const prepared = db
-      .select({ session: sessions, user: users, ...extra })
+      .select({ session: { id: sessions.id, userId: sessions.userId, kind: sessions.kind, expiresAt: sessions.expiresAt, stepUpUntil: sessions.stepUpUntil }, user: users, ...extra })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(
@@ -62,8 +64,7 @@ export function createSessions({ db, clock, operators }: { db: Db; clock: Clock;
     if (!token || token.length > 200) return null;
     const [row] = await lookup.execute({ tokenHash: sha256(token), now: clock.now().toISOString() });
     if (!row) return null;
-    const { id, userId, kind, expiresAt, stepUpUntil } = row.session;
-    return { ...row, session: { id, userId, kind: kind as SessionKind, expiresAt, stepUpUntil } };
+    return { ...row, session: { ...row.session, kind: row.session.kind as SessionKind } };
   }
 
   const lookup = prepareLookup({}, "session_lookup");
