@@ -31,7 +31,7 @@ type LookupRow<Extra extends Record<string, SQL>> = { session: Omit<AuthSession,
 };
 type PreparedLookup<Extra extends Record<string, SQL>> = { execute(values: { tokenHash: string; now: string }): Promise<LookupRow<Extra>[]> };
 /** A signed-in request's session and user, with the extra fields the lookup read (`authenticateWith`). */
-export type Authenticated<Extra extends Record<string, SQL> = Record<never, SQL>> = Omit<LookupRow<Extra>, "session"> & { session: AuthSession };
+type Authenticated<Extra extends Record<string, SQL> = Record<never, SQL>> = Omit<LookupRow<Extra>, "session"> & { session: AuthSession };
 
 export function createSessions({ db, clock, operators }: { db: Db; clock: Clock; operators: Pick<Operators, "atSignIn"> }) {
   /**
