@@ -116,6 +116,12 @@ export function createServices(deps: { settings: Settings; database: Database; c
   const currency = settings.SHOP_CURRENCY;
   const ledger = createLedger({ db, currency });
   const subscriptions = createSubscriptions({ db, clock, freezeMaxDays: settings.FREEZE_MAX_DAYS, freezeCooldownDays: settings.FREEZE_COOLDOWN_DAYS, outbox });
+  /**
+   * frontend/data's session lookup, which reads the signed-in user's latest 10 transactions
+   * (docs/product/api.md#front-end-data) and subscriptions in the same statement: one round trip
+   * (docs/decisions/0056-signed-in-data-in-one-statement.md).
+   */
+  const frontendDataSession = sessions.authenticateWith((userId) => ({ transactions: ledger.latestIn(userId, 10), subscriptions: subscriptions.listIn(userId) }), "session_lookup_frontend_data");
   const referrals = createReferrals({
     db,
     ledger,
@@ -274,6 +280,7 @@ export function createServices(deps: { settings: Settings; database: Database; c
     audit,
     operators,
     sessions,
+    frontendDataSession,
     limiter,
     notifications,
     mailer,

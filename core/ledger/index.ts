@@ -3,8 +3,9 @@
 // spends serialise on the user's row and can never overdraw (the CHECK constraint backs it up).
 // The same rows carry what they did to `owed` (docs/product/money.md#owed), so the ledger sums to the balance
 // and to what the user owes.
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql, type SQLWrapper } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
+import { jsonRows } from "../../db/json-rows.ts";
 import { transactions, users, type TransactionSource, type TransactionStatus, type TransactionType } from "../../db/schema/index.ts";
 import { fromSnapshot, toSnapshot, type SoldProduct } from "../catalog/index.ts";
 import { DomainError } from "../shared/errors.ts";
@@ -182,6 +183,16 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
         .limit(page.limit)
         .offset(page.before !== undefined ? 0 : (page.skip ?? 0));
       return rows.map(toTransaction);
+    },
+
+    /**
+     * The user's latest `limit` transactions, newest first, as a fragment of a bigger statement
+     * (`userId` is the column or value naming the user there): frontend/data reads them in its
+     * session lookup (docs/decisions/0056-signed-in-data-in-one-statement.md).
+     */
+    latestIn(userId: SQLWrapper, limit: number) {
+      const rows = sql`select * from ${transactions} where ${transactions.userId} = ${userId} order by ${transactions.id} desc limit ${limit}`;
+      return jsonRows(transactions, rows, transactions.id, "desc", toTransaction);
     },
 
     /** The user's latest `limit` rows with their running balance, newest first (the back office's ledger). */

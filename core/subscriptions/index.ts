@@ -2,8 +2,9 @@
 // subscription and restarts an expired one; freezing keeps the remaining time to the second;
 // unfreezing (by the user, or by itself after FREEZE_MAX_DAYS) sets expires_at = now + that time.
 // Every change locks the subscription's row, so parallel freezes or unfreezes act once.
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql, type SQLWrapper } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
+import { jsonRows } from "../../db/json-rows.ts";
 import { subscriptions, users } from "../../db/schema/index.ts";
 import type { Clock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
@@ -152,6 +153,15 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
     async list(userId: number, tx: Db | Tx = db): Promise<Subscription[]> {
       const now = clock.now();
       return (await rowsOf(userId, tx)).map((row) => view(row, now));
+    },
+
+    /**
+     * What `list` answers, as a fragment of a bigger statement (`userId` is the column or value
+     * naming the user there): frontend/data reads it in its session lookup
+     * (docs/decisions/0056-signed-in-data-in-one-statement.md).
+     */
+    listIn(userId: SQLWrapper) {
+      return jsonRows(subscriptions, sql`select * from ${subscriptions} where ${subscriptions.userId} = ${userId}`, subscriptions.cheatId, "asc", (row) => view(row));
     },
 
     /** The user's subscription to one game, or null when they never had one. */

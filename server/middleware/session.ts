@@ -13,6 +13,7 @@ import type { HonoEnv } from "../context.ts";
 import { ACCESS_COOKIE, cookieValue, signInCookies, signOutCookies } from "../http/cookies.ts";
 import { isApiPath } from "../api/paths.ts";
 import { isTimeZone } from "../../i18n/format.ts";
+import type { AuthSession, SessionUser } from "../../core/sessions/index.ts";
 
 export function bearerToken(c: Context<HonoEnv>): string | undefined {
   const header = c.req.header("authorization");
@@ -26,23 +27,38 @@ export function bearerToken(c: Context<HonoEnv>): string | undefined {
  */
 const STATIC_PATH = /^\/(assets\/|_i18n\/|healthz$|readyz$|favicon\.svg$|v2\/client\/|v2\/download\/)/;
 
+/**
+ * Routes that look their session up themselves, in the statement that reads their data (one round
+ * trip instead of two or three; docs/decisions/0056-signed-in-data-in-one-statement.md): the
+ * middleware leaves them alone, and they sign the request in with `signIn`.
+ */
+const OWN_SESSION_LOOKUP = new Set(["/v2/web/frontend/data"]);
+
+/** The request's session token: the Bearer header (JSON API only) or the session cookie. */
+export function sessionToken(c: Context<HonoEnv>): string | undefined {
+  return (isApiPath(c.req.path) ? bearerToken(c) : undefined) ?? cookieValue(c.req.header("cookie"), ACCESS_COOKIE);
+}
+
+/**
+ * Signs the request in with the session a lookup found for its token. Only full sessions do; a
+ * pre-2FA token is read by confirmTwoFa itself.
+ */
+export async function signIn(c: Context<HonoEnv>, found: { session: AuthSession; user: SessionUser } | null, token: string): Promise<void> {
+  if (!found || found.session.kind !== "full") return;
+  c.get("info").auth = { session: found.session, user: found.user, token };
+  // The visitor's time zone, kept on the account for the times in mails (docs/product/routes.md#dates-and-amounts).
+  const timeZone = cookieValue(c.req.header("cookie"), "tz");
+  if (isTimeZone(timeZone) && timeZone !== found.user.timeZone) {
+    await c.get("services").accounts.rememberTimeZone(found.user, timeZone);
+    found.user.timeZone = timeZone;
+  }
+}
+
 export function session(): MiddlewareHandler<HonoEnv> {
   return async (c, next) => {
-    if (STATIC_PATH.test(c.req.path)) return next();
-    const token = (isApiPath(c.req.path) ? bearerToken(c) : undefined) ?? cookieValue(c.req.header("cookie"), ACCESS_COOKIE);
-    if (token) {
-      const found = await c.get("services").sessions.authenticate(token);
-      // Only full sessions sign a request in; a pre-2FA token is read by confirmTwoFa itself.
-      if (found && found.session.kind === "full") {
-        c.get("info").auth = { ...found, token };
-        // The visitor's time zone, kept on the account for the times in mails (docs/product/routes.md#dates-and-amounts).
-        const timeZone = cookieValue(c.req.header("cookie"), "tz");
-        if (isTimeZone(timeZone) && timeZone !== found.user.timeZone) {
-          await c.get("services").accounts.rememberTimeZone(found.user, timeZone);
-          found.user.timeZone = timeZone;
-        }
-      }
-    }
+    if (STATIC_PATH.test(c.req.path) || OWN_SESSION_LOOKUP.has(c.req.path)) return next();
+    const token = sessionToken(c);
+    if (token) await signIn(c, await c.get("services").sessions.authenticate(token), token);
     return next();
   };
 }
