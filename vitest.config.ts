@@ -1,17 +1,9 @@
 // Three projects: unit and in-process integration tests on PGlite, the same integration tests on
 // a real PostgreSQL server (plus tests/postgres/, what only a server can do), and browser journeys
 // in Chromium against the built server.
-import os from "node:os";
 import { defineConfig } from "vitest/config";
 
 const integration = ["tests/integration/**/*.test.ts"];
-
-/**
- * Workers of the in-process projects: Vitest's default (the cores less one) is a single worker on
- * CI's two cores, yet these files spend much of their time waiting (PostgreSQL, sockets, the
- * shop's own timers), so two share the cores better (docs/decisions/0061-suite-speed.md).
- */
-const inProcessWorkers = Math.max(2, os.availableParallelism() - 1);
 
 export default defineConfig({
   test: {
@@ -23,7 +15,6 @@ export default defineConfig({
           env: { TEST_DATABASE: "pglite" },
           globalSetup: ["tests/kit/database-template.ts"],
           isolate: false,
-          maxWorkers: inProcessWorkers,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -35,7 +26,6 @@ export default defineConfig({
           env: { TEST_DATABASE: "postgres" },
           globalSetup: ["tests/kit/database-template.ts"],
           isolate: false,
-          maxWorkers: inProcessWorkers,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
