@@ -60,12 +60,16 @@ export async function startTestApp(
     database,
     request: (p, init) => Promise.resolve(app.request(p.startsWith("http") ? p : `${TEST_ORIGIN}${p}`, init)),
     async stop() {
-      await services.background.drain();
-      await services.changes.close();
-      await services.redis?.quit().catch(() => services.redis?.disconnect());
-      await services.database.close();
-      await database.drop();
-      rmSync(storage, { recursive: true, force: true });
+      // The database and the files go even when a test already closed what it stops (a restart test).
+      try {
+        await services.background.drain();
+        await services.changes.close();
+        await services.redis?.quit().catch(() => services.redis?.disconnect());
+        await services.database.close();
+      } finally {
+        await database.drop();
+        rmSync(storage, { recursive: true, force: true });
+      }
     },
   };
 }
