@@ -2,12 +2,11 @@
 // true concurrency) under a manual clock, the Redis counter on the local Redis, and the limiter.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
 import { Redis } from "ioredis";
 import { openDatabase, type Database } from "../../db/client.ts";
 import { manualClock } from "../shared/clock.ts";
 import { DomainError } from "../shared/errors.ts";
-import { POSTGRES_ADMIN_URL, openTestDatabase } from "../../tests/kit/database.ts";
+import { adminQuery, openTestDatabase, postgresDatabaseUrl } from "../../tests/kit/database.ts";
 import { addressKey, createRateLimiter, postgresCounter, redisCounter, type Counter } from "./index.ts";
 
 const START = new Date("2026-03-01T12:00:00Z");
@@ -107,25 +106,13 @@ describe("postgresCounter on a PostgreSQL server", () => {
   let database: Database;
   const clock = manualClock(START);
 
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-
   beforeAll(async () => {
-    await admin(`create database ${name}`);
-    const url = new URL(POSTGRES_ADMIN_URL);
-    url.pathname = `/${name}`;
-    database = await openDatabase(url.toString());
+    await adminQuery(`create database ${name}`);
+    database = await openDatabase(postgresDatabaseUrl(name));
   });
   afterAll(async () => {
     await database?.close();
-    await admin(`drop database if exists ${name} with (force)`);
+    await adminQuery(`drop database if exists ${name} with (force)`);
   });
 
   it("counts 50 hits over a pool of connections as 1..50, each exactly once", async () => {

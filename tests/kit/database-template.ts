@@ -6,16 +6,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../../db/client.ts";
-import { POSTGRES_ADMIN_URL, adminQuery, scratchDir } from "./database.ts";
+import { adminQuery, postgresDatabaseUrl, scratchDir } from "./database.ts";
 
 export default async function setup(project: TestProject) {
   if (project.config.env.TEST_DATABASE === "postgres") {
     const name = `shop_template_${process.pid}`;
     await adminQuery(`drop database if exists ${name} with (force)`);
     await adminQuery(`create database ${name}`);
-    const url = new URL(POSTGRES_ADMIN_URL);
-    url.pathname = `/${name}`;
-    const database = await openDatabase(url.toString());
+    const database = await openDatabase(postgresDatabaseUrl(name));
     await database.close();
     project.provide("postgresTemplate", name);
     return () => adminQuery(`drop database if exists ${name} with (force)`);

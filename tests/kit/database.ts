@@ -43,10 +43,8 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   const name = `shop_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   const template = migrated ? inject("postgresTemplate") : undefined;
   await adminQuery(template ? `create database ${name} template ${template}` : `create database ${name}`);
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: postgresDatabaseUrl(name),
     kind: "postgres",
     drop: () => adminQuery(`drop database if exists ${name} with (force)`),
   };
@@ -63,6 +61,13 @@ export async function adminQuery(statement: string): Promise<void> {
   }
 }
 
+/** The URL of the database `name` on the tests' PostgreSQL server. */
+export function postgresDatabaseUrl(name: string): string {
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /** A migrated test database opened directly, for core tests without the shop; `close()` drops it too. */
 export async function openTestDatabase(options?: DatabaseOptions): Promise<Database> {
   const test = await createTestDatabase();
@@ -70,8 +75,11 @@ export async function openTestDatabase(options?: DatabaseOptions): Promise<Datab
   return {
     ...database,
     async close() {
-      await database.close();
-      await test.drop();
+      try {
+        await database.close();
+      } finally {
+        await test.drop();
+      }
     },
   };
 }
