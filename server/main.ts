@@ -13,7 +13,7 @@ import type { ServerBuild } from "react-router";
 import { openDatabase, type Database } from "../db/client.ts";
 import { retireDemoUser, seedCatalog, seedDemoUser } from "../db/seed.ts";
 import { loadCatalogs } from "../i18n/catalogs.ts";
-import { hashPassword, verifyPassword } from "../core/accounts/passwords.ts";
+import { createPasswords } from "../core/accounts/passwords.ts";
 import { systemClock, type Clock } from "../core/shared/clock.ts";
 import { loadSettings, SettingsError, type Settings } from "./settings.ts";
 import { createServices, type Services } from "./services.ts";
@@ -35,11 +35,12 @@ export async function openResources(settings: Settings, logger: Logger): Promise
     statementTimeoutMs: settings.DB_STATEMENT_TIMEOUT_MS,
     poolSize: settings.DB_POOL_SIZE,
     startup: async (db) => {
+      const passwords = createPasswords(settings.PASSWORD_HASHING);
       await seedCatalog(db, settings.SHOP_CURRENCY);
       // The demo user exists only on a run nobody else reaches (docs/product/operations.md#production-safety); one seeded by an earlier
       // development run of the same database is retired when the shop goes public.
-      if (settings.devConveniences) await seedDemoUser(db, settings.SHOP_CURRENCY, hashPassword);
-      else await retireDemoUser(db, verifyPassword);
+      if (settings.devConveniences) await seedDemoUser(db, settings.SHOP_CURRENCY, passwords.hash);
+      else await retireDemoUser(db, passwords.verify);
     },
   });
   const redis = settings.REDIS_URL ? await connectRedis(settings.REDIS_URL, logger) : undefined;

@@ -40,6 +40,8 @@ describe("the server process", () => {
     let opened = await openDatabase(database.url);
     const [demo] = await opened.db.select().from(users).where(eq(users.email, "demo@example.com"));
     expect(demo).toBeDefined();
+    // A shop outside the test suite hashes at the production cost (decision 0066).
+    expect(demo!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     await opened.db.insert(mailOutbox).values({ to: "marker@example.com", subject: "marker", text: "t", html: "h", locale: "en" });
     await opened.close();
 

@@ -13,6 +13,7 @@ import { createAudit } from "../core/audit/index.ts";
 import { createOperators } from "../core/operators/index.ts";
 import { createRateLimiter, failoverCounter, postgresCounter, redisCounter, type RedisLike } from "../core/ratelimit/index.ts";
 import { createAccounts, createRecaptcha } from "../core/accounts/index.ts";
+import { createPasswords } from "../core/accounts/passwords.ts";
 import { createBackground } from "../core/shared/background.ts";
 import { createLedger } from "../core/ledger/index.ts";
 import { createSubscriptions } from "../core/subscriptions/index.ts";
@@ -103,6 +104,7 @@ export function createServices(deps: { settings: Settings; database: Database; c
     publicUrl: settings.PUBLIC_URL,
     currency: settings.SHOP_CURRENCY,
     supportEmail: settings.SUPPORT_EMAIL,
+    passwords: createPasswords(settings.PASSWORD_HASHING),
     limits: {
       loginAccount: settings.RATE_LOGIN_ACCOUNT,
       loginAccountGlobal: settings.RATE_LOGIN_ACCOUNT_GLOBAL,

@@ -17,6 +17,7 @@ describe("settings", () => {
       isProduction: false,
       secureCookies: false,
       TRUST_PROXY: false,
+      PASSWORD_HASHING: "owasp",
     });
   });
 
@@ -66,6 +67,10 @@ describe("settings", () => {
     [{ SHOP_CURRENCY: "dollars" }, "SHOP_CURRENCY"],
     [{ PUBLIC_URL: "not a url" }, "PUBLIC_URL"],
     [{ NODE_ENV: "staging" }, "NODE_ENV"],
+    // The suite's Argon2id cost, on a shop that is not the suite's (decision 0066).
+    [{ PASSWORD_HASHING: "test" }, "PASSWORD_HASHING"],
+    [{ PASSWORD_HASHING: "test", NODE_ENV: "production", ...PUBLIC_NEEDS }, "PASSWORD_HASHING"],
+    [{ PASSWORD_HASHING: "fast" }, "PASSWORD_HASHING"],
   ])("refuses %o with one line naming %s", (env, name) => {
     let error: unknown;
     try {
@@ -78,6 +83,10 @@ describe("settings", () => {
     expect(message.startsWith(`Invalid setting ${name}=`)).toBe(true);
     expect(message).not.toContain("\n");
   });
+});
+
+it("takes the suite's Argon2id cost only with NODE_ENV=test", () => {
+  expect(loadSettings({ NODE_ENV: "test", PASSWORD_HASHING: "test" }).PASSWORD_HASHING).toBe("test");
 });
 
 describe("RECAPTCHA_SCRIPT_URL (docs/product/accounts.md#recaptcha)", () => {

@@ -268,6 +268,8 @@ export const SettingsSchema = z
     /** One webhook delivery attempt's limit; and how often the queue is looked at (0: never, in this process). */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     WEBHOOK_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
+    /** Argon2id's cost (core/accounts/passwords.ts): `test` is the suite's, refused unless NODE_ENV=test. */
+    PASSWORD_HASHING: z.enum(["owasp", "test"]).default("owasp"),
   })
   .superRefine((s, ctx) => {
     if (Boolean(s.PAYPAL_CLIENT_ID) !== Boolean(s.PAYPAL_CLIENT_SECRET)) {
@@ -284,6 +286,9 @@ export const SettingsSchema = z
       const why = "required in production, i.e. unless NODE_ENV is not production and both PUBLIC_URL and HOST are loopback";
       if (!s.SMTP_URL) ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: `${why} (mail is never only logged there)` });
       else if (!s.PAYPAL_CLIENT_ID && !s.BTCPAY_URL) ctx.addIssue({ code: "custom", path: ["PAYPAL_CLIENT_ID"], message: `${why} (the demo payment provider is never used there)` });
+    }
+    if (s.PASSWORD_HASHING === "test" && s.NODE_ENV !== "test") {
+      ctx.addIssue({ code: "custom", path: ["PASSWORD_HASHING"], message: "test is the test suite's cost, only with NODE_ENV=test; accounts get owasp" });
     }
     if (s.TOPUP_MIN > s.TOPUP_MAX) ctx.addIssue({ code: "custom", path: ["TOPUP_MIN"], message: "must not exceed TOPUP_MAX" });
   })

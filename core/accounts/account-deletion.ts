@@ -8,7 +8,6 @@ import { DomainError } from "../shared/errors.ts";
 import type { RequestMeta } from "./accounts.model.ts";
 import { attemptKeys, type Attempts } from "./attempts.ts";
 import { getUser, type AccountsDeps } from "./deps.ts";
-import { verifyPassword } from "./passwords.ts";
 
 /**
  * How long an order not yet paid counts as under way: PayPal lets a buyer approve an order for 3
@@ -31,7 +30,7 @@ const REFUSAL = {
 } as const;
 
 export function createAccountDeletion(deps: AccountsDeps, attempts: Attempts) {
-  const { db, clock, mailer, logger, background, supportEmail } = deps;
+  const { db, clock, mailer, logger, background, supportEmail, passwords } = deps;
 
   return {
     /**
@@ -47,7 +46,7 @@ export function createAccountDeletion(deps: AccountsDeps, attempts: Attempts) {
       const user = await getUser(db, userId);
       const keys = attemptKeys(meta.ip, user, "");
       await attempts.reserve(keys);
-      if (!(await verifyPassword(user.passwordHash, input.password))) {
+      if (!(await passwords.verify(user.passwordHash, input.password))) {
         throw new DomainError("validation_failed", "errors.validation_failed", { fields: { password: "validation.password_wrong" } });
       }
       await attempts.succeeded(keys, true);

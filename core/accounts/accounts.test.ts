@@ -16,7 +16,7 @@ import {
 } from "./accounts.schema.ts";
 import { randomToken } from "../shared/tokens.ts";
 import { isCommonPassword } from "./common-passwords.ts";
-import { hashPassword, verifyPassword } from "./passwords.ts";
+import { createPasswords, hashPassword, verifyPassword } from "./passwords.ts";
 import { matchTotp, newTotpSecret, otpauthUrl, qrDataUrl, totpAt } from "./totp.ts";
 
 describe("EmailSchema", () => {
@@ -69,6 +69,17 @@ describe("passwords", () => {
     expect(await verifyPassword(hash, "Quartz-Lantern-42")).toBe(true);
     expect(await verifyPassword(hash, "quartz-lantern-42")).toBe(false);
     expect(await verifyPassword("not a hash", "Quartz-Lantern-42")).toBe(false);
+  });
+
+  it("hashes at the test suite's cost with the same Argon2id, and each cost verifies the other's hashes", async () => {
+    const test = createPasswords("test");
+    const cheap = await test.hash("Quartz-Lantern-42");
+    expect(cheap).toMatch(/^\$argon2id\$v=19\$m=64,t=1,p=1\$/);
+    expect(await test.verify(cheap, "Quartz-Lantern-42")).toBe(true);
+    expect(await test.verify(cheap, "Quartz-Lantern-43")).toBe(false);
+    // A hash names its parameters: a database moved between the two verifies either.
+    expect(await verifyPassword(cheap, "Quartz-Lantern-42")).toBe(true);
+    expect(await test.verify(await hashPassword("Harbor-Violet-77"), "Harbor-Violet-77")).toBe(true);
   });
 });
 

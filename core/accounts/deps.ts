@@ -15,6 +15,7 @@ import { isSuspended } from "../suspensions/index.ts";
 import type { UserRow } from "./accounts.model.ts";
 import { isCommonPassword } from "./common-passwords.ts";
 import type { Recaptcha } from "./recaptcha.ts";
+import type { Passwords } from "./passwords.ts";
 
 export type AccountLimits = {
   /** Failed sign-ins per account and client address (a success resets it). */
@@ -47,6 +48,8 @@ export type AccountsDeps = {
   supportEmail: string;
   logger: Logger;
   background: Background;
+  /** Argon2id at the shop's cost (core/accounts/passwords.ts). */
+  passwords: Passwords;
 };
 
 export async function getUser(db: Db, id: number): Promise<UserRow> {

@@ -8,7 +8,6 @@ import { toUser, type User, type UserRow } from "./accounts.model.ts";
 import type { ChangeEmailInput } from "./accounts.schema.ts";
 import { findUserByLogin } from "./accounts.store.ts";
 import { getUser, isUniqueViolation, pageUrl, type AccountsDeps } from "./deps.ts";
-import { hashPassword } from "./passwords.ts";
 import { issueResetCode } from "./password-reset.ts";
 
 const EMAIL_CHANGE_SECONDS = 24 * 3600;
@@ -17,7 +16,7 @@ const EMAIL_UNDO_SECONDS = 7 * 24 * 3600;
 const EMAIL_UNDO_PURPOSE = "email_change_undo";
 
 export function createEmailChange(deps: AccountsDeps) {
-  const { db, clock, sessions, limiter, mailer, notifications, limits, publicUrl, currency, logger, background } = deps;
+  const { db, clock, sessions, limiter, mailer, notifications, limits, publicUrl, currency, logger, background, passwords } = deps;
 
   /** The live undo link of a token: its row, or undefined. */
   async function liveUndo(token: string) {
@@ -133,7 +132,7 @@ export function createEmailChange(deps: AccountsDeps) {
      * wrong, expired or used link; `email_taken` when another account holds the old address now.
      */
     async undoEmailChange(token: string): Promise<{ email: string }> {
-      const unusable = await hashPassword(randomToken());
+      const unusable = await passwords.hash(randomToken());
       const now = clock.now();
       let restored: UserRow;
       try {

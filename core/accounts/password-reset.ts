@@ -9,7 +9,6 @@ import type { RequestMeta, UserRow } from "./accounts.model.ts";
 import type { ResetRequestInput, SetPasswordResetInput, ValidateResetCodeInput } from "./accounts.schema.ts";
 import { findUserByLogin } from "./accounts.store.ts";
 import { getUser, pageUrl, refuseCommon, requireRecaptcha, securityNotice, type AccountsDeps } from "./deps.ts";
-import { hashPassword } from "./passwords.ts";
 
 const RESET_CODE_SECONDS = 10 * 60;
 const RESET_CODE_TRIES = 5;
@@ -36,7 +35,7 @@ export async function issueResetCode({ db, clock, mailer, publicUrl }: Pick<Acco
 }
 
 export function createPasswordReset(deps: AccountsDeps) {
-  const { db, clock, sessions, limiter, recaptcha, limits, background } = deps;
+  const { db, clock, sessions, limiter, recaptcha, limits, background, passwords } = deps;
 
   /**
    * Spends one try on the live reset code of the account with this address, in one statement
@@ -107,7 +106,7 @@ export function createPasswordReset(deps: AccountsDeps) {
     async setPasswordReset(input: SetPasswordResetInput, meta: Pick<RequestMeta, "ip">): Promise<void> {
       refuseCommon(input.password, "password");
       const { user, codeId } = await checkResetCode(input.email, input.resetCode, meta);
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await passwords.hash(input.password);
       await db.transaction(async (tx) => {
         const used = await tx
           .update(oneTimeCodes)

@@ -8,14 +8,13 @@ import { randomString } from "../shared/tokens.ts";
 import { toUser, type RequestMeta, type User } from "./accounts.model.ts";
 import type { RegisterInput } from "./accounts.schema.ts";
 import { isUniqueViolation, refuseCommon, requireRecaptcha, type AccountsDeps } from "./deps.ts";
-import { hashPassword } from "./passwords.ts";
 import { issueVerification } from "./verification.ts";
 
 const REFERRAL_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const newReferralCode = () => randomString(8, REFERRAL_ALPHABET);
 
 export function createRegistration(deps: AccountsDeps) {
-  const { db, clock, sessions, limiter, recaptcha, limits, currency, background } = deps;
+  const { db, clock, sessions, limiter, recaptcha, limits, currency, background, passwords } = deps;
   return {
     /**
      * A new account, signed in at once; the welcome mail with the link that verifies the address
@@ -27,7 +26,7 @@ export function createRegistration(deps: AccountsDeps) {
       refuseCommon(input.password, "password");
       const referralSource = (input.referrer ?? meta.referrerCode)?.trim().toUpperCase();
       const referrer = referralSource ? (await db.select({ id: users.id }).from(users).where(eq(users.referralCode, referralSource)).limit(1))[0] : undefined;
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await passwords.hash(input.password);
       for (let attempt = 0; ; attempt++) {
         try {
           return await db

@@ -9,11 +9,10 @@ import type { LoginInput } from "./accounts.schema.ts";
 import { findUserByLogin } from "./accounts.store.ts";
 import { attemptKeys, type Attempts } from "./attempts.ts";
 import { getUser, refuseSuspended, requireRecaptcha, type AccountsDeps } from "./deps.ts";
-import { hashPassword, verifyPassword } from "./passwords.ts";
 import { spendSecondFactor } from "./two-factor.ts";
 
 export function createSignIn(deps: AccountsDeps, attempts: Attempts) {
-  const { db, sessions, recaptcha, currency, supportEmail } = deps;
+  const { db, sessions, recaptcha, currency, supportEmail, passwords } = deps;
   let dummyHash: Promise<string> | undefined;
 
   return {
@@ -23,8 +22,8 @@ export function createSignIn(deps: AccountsDeps, attempts: Attempts) {
       const keys = attemptKeys(meta.ip, user, input.login);
       await attempts.reserve(keys);
       // Unknown accounts cost the same Argon2 verification as known ones.
-      dummyHash ??= hashPassword(randomToken());
-      const ok = await verifyPassword(user?.passwordHash ?? (await dummyHash), input.password);
+      dummyHash ??= passwords.hash(randomToken());
+      const ok = await passwords.verify(user?.passwordHash ?? (await dummyHash), input.password);
       if (!user || !ok) throw new DomainError("invalid_credentials");
       // With 2FA, the sign-in is complete only at confirmTwoFa.
       await attempts.succeeded(keys, !user.twoFaEnabled);

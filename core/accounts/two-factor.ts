@@ -10,7 +10,6 @@ import type { RequestMeta, TwoFaEnabled, TwoFaSetup, UserRow } from "./accounts.
 import type { DisableTwoFaInput } from "./accounts.schema.ts";
 import { attemptKeys, type Attempts } from "./attempts.ts";
 import { getUser, securityNotice, type AccountsDeps } from "./deps.ts";
-import { verifyPassword } from "./passwords.ts";
 import { matchTotp, newTotpSecret, otpauthUrl, qrDataUrl } from "./totp.ts";
 
 const RECOVERY_CODES = 10;
@@ -42,7 +41,7 @@ export async function spendSecondFactor({ db, clock }: { db: Db; clock: Clock },
 }
 
 export function createTwoFactor(deps: AccountsDeps, attempts: Attempts) {
-  const { db, clock } = deps;
+  const { db, clock, passwords } = deps;
   return {
     /**
      * A second factor for an action of a signed-in user (an operator's step-up,
@@ -89,7 +88,7 @@ export function createTwoFactor(deps: AccountsDeps, attempts: Attempts) {
       // Password and code are checked like a sign-in's (see attempts.ts), given back when both are right.
       const keys = attemptKeys(meta.ip, user, "");
       await attempts.reserve(keys);
-      const passwordOk = await verifyPassword(user.passwordHash, input.password);
+      const passwordOk = await passwords.verify(user.passwordHash, input.password);
       if (!passwordOk || !(await spendSecondFactor(deps, user, input.code))) {
         throw new DomainError("validation_failed", "errors.validation_failed", {
           fields: passwordOk ? { code: "validation.code_wrong" } : { password: "validation.password_wrong" },

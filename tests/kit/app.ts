@@ -47,6 +47,8 @@ export async function startTestApp(
     DATABASE_URL: options.databaseUrl ? await options.databaseUrl(database.url) : database.url,
     PUBLIC_URL: TEST_ORIGIN,
     LOG_LEVEL: "silent",
+    // Argon2id at its smallest cost: the suite's users set and type thousands of passwords (decision 0066).
+    PASSWORD_HASHING: "test",
     ...options.env,
   });
   const services = await bootServices(settings, { clock: options.clock, logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? "silent") });
