@@ -25,7 +25,8 @@ const runs =
   args.length > 0
     ? [{ args, report: "vitest.json" }]
     : [
-        { args: ["--project", "pglite", "--project", "postgres"], report: "vitest-node.json" },
+        { args: ["--project", "pglite"], report: "vitest-pglite.json" },
+        { args: ["--project", "postgres"], report: "vitest-postgres.json" },
         { args: ["--project", "browser"], report: "vitest-browser.json" },
       ];
 
