@@ -8,9 +8,8 @@ import type { Database } from "./client.ts";
 import { jsonRows } from "./json-rows.ts";
 import { transactions, users } from "./schema/index.ts";
 
-const describePglite = process.env.TEST_DATABASE === "postgres" ? describe.skip : describe;
-
-describePglite("named statements on PGlite", () => {
+// db/ tests run in the pglite project only (vitest.config.ts): openTestDatabase gives a PGlite copy.
+describe("named statements on PGlite", () => {
   let database: Database;
   let userId: number;
 
