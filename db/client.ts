@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema/index.ts";
+import { useNamedStatements } from "./pglite-statements.ts";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -138,6 +139,9 @@ async function openPglite(url: string, options: DatabaseOptions): Promise<Databa
   const client = new PGlite(dataDir);
   await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
+  // The hot paths' prepared statements parsed and planned once, as node-postgres does on PostgreSQL
+  // (docs/decisions/0062-pglite-named-statements.md).
+  useNamedStatements(client, db);
   await migrate(db as never, { migrationsFolder });
   await options.startup?.(db);
   let closed = false;
