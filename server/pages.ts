@@ -36,7 +36,8 @@ export function isPrefetch(purpose: string | string[] | null | undefined): boole
 }
 import { isSitePage } from "../core/content/index.ts";
 
-export type CachedPage = { body: ArrayBuffer; status: number; headers: [string, string][]; raw?: { body: Buffer; headers: Record<string, string> } };
+/** A stored page; `raw` is the fast path's own form of it (server/fast-path.ts), made at its first hit. */
+export type CachedPage = { body: ArrayBuffer; status: number; headers: [string, string][]; raw?: { body: Buffer; headers: string[]; prefetchHeaders: string[] } };
 
 /** A small LRU: Map keeps insertion order, so the first key is the least recently used. */
 class PageCache {
