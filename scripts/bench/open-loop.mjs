@@ -61,7 +61,9 @@ export async function openLoop({ url, rate, seconds, kinds, timeoutMs = 10_000 }
             stats.statuses[response.statusCode] = (stats.statuses[response.statusCode] ?? 0) + 1;
           }),
         );
+        // An answer cut short ends without "end": whichever comes first counts.
         response.on("error", () => end(() => stats.errors++));
+        response.on("close", () => end(() => stats.errors++));
       },
     );
     request.setTimeout(timeoutMs, () => {
@@ -73,16 +75,22 @@ export async function openLoop({ url, rate, seconds, kinds, timeoutMs = 10_000 }
   }
 
   const started = performance.now();
+  let stragglers;
   const timer = setInterval(() => {
     const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
     while (sent < due) fire(sent++);
     if (sent === total) {
       clearInterval(timer);
       if (inFlight === 0) done();
+      // The last requests get `timeoutMs` to be answered; what is still unanswered then (a server
+      // far behind, a backlog of minutes) counts as timed out, and the soak ends near its length.
+      else stragglers = setTimeout(done, timeoutMs);
     }
   }, 2);
   await finished;
+  clearTimeout(stragglers);
   const elapsed = (performance.now() - started) / 1000;
+  const unanswered = inFlight;
   agent.destroy();
 
   const all = byKind.flatMap((k) => k.latencies).sort((a, b) => a - b);
@@ -96,7 +104,8 @@ export async function openLoop({ url, rate, seconds, kinds, timeoutMs = 10_000 }
     p99: percentile(all, 99),
     statuses,
     errors: byKind.reduce((n, k) => n + k.errors, 0),
-    timeouts: byKind.reduce((n, k) => n + k.timeouts, 0),
+    timeouts: byKind.reduce((n, k) => n + k.timeouts, 0) + unanswered,
+    unanswered,
     maxInFlight,
     kinds: byKind.map((k) => {
       const sorted = k.latencies.sort((a, b) => a - b);

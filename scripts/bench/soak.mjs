@@ -2,10 +2,14 @@
 // pages (landing and a game page from the page cache), signed-in `frontend/data` and purchases
 // by many users who have the balance for them, at BENCH_SOAK_RATE requests a second overall
 // (300) for BENCH_SOAK_SECONDS (600), on BENCH_DATABASE_URL (a fresh memory:// PGlite when unset)
-// with BENCH_WORKERS processes. Prints the RSS of the server (its workers included) every
-// BENCH_SOAK_SAMPLE_SECONDS (10), the p99, the 5xx and transport errors; passes when there are none,
-// at least 95 % of the offered rate was served, and the RSS grew at most 10 % after the first minute (the first sample for runs shorter than
-// two minutes, e.g. the short variant `BENCH_SOAK_SECONDS=20`).
+// with BENCH_WORKERS processes, by BENCH_SOAK_USERS buyers (20). The rate is offered in an open loop
+// (scripts/bench/open-loop.mjs, docs/decisions/0064-soak-open-loop.md). Prints the RSS of the
+// server (its workers included) every BENCH_SOAK_SAMPLE_SECONDS (10), each kind of request's p50
+// and p99, the p99 overall, the 5xx and transport errors, and the CPU of the server (per answer
+// too), of the load generator and of the machine, which say who held the rate down; passes when
+// there are no errors, at least 95 % of the offered rate was served, and the RSS grew at most 10 %
+// after the first minute (the first sample for runs shorter than two minutes, e.g. the short
+// variant `BENCH_SOAK_SECONDS=20`).
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { openLoop } from "./open-loop.mjs";
@@ -138,7 +142,8 @@ export async function soak(out) {
     const growth = base && last ? last.rss / base.rss - 1 : NaN;
     out(
       `  ${result.sent} requests sent, ${result.answered} answered in ${result.elapsed.toFixed(1)} s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ` +
-        `status ${JSON.stringify(result.statuses)}; at most ${result.maxInFlight} in flight`,
+        `status ${JSON.stringify(result.statuses)}; at most ${result.maxInFlight} in flight` +
+        (result.unanswered ? `; ${result.unanswered} unanswered 10 s after the last was sent (counted as timeouts)` : ""),
     );
     // The rate served: the answers over the time from the first request to the last answer. A
     // server that falls behind answers late, and the soak's time stretches past its length.
