@@ -18,12 +18,18 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
   const shoppingArea = shoppingAreaResolver(services);
   const security = securityHeaderList(settings.secureCookies);
 
-  /** The stored page as node:http wants it, made once per cache entry. */
-  function raw(page: CachedPage) {
+  /**
+   * The stored page as node:http wants it, made once per cache entry: the body as a Buffer and its
+   * headers (the security headers added) as the flat name, value, … list that writeHead takes as it
+   * is — no object to spread and walk on every hit. The prefetch variant has its own list.
+   */
+  function raw(page: CachedPage): NonNullable<CachedPage["raw"]> {
     if (!page.raw) {
-      const headers: Record<string, string> = Object.fromEntries(page.headers);
-      for (const [name, value] of security) headers[name] = value;
-      page.raw = { body: Buffer.from(page.body), headers };
+      const flat = (pairs: [string, string][]) => pairs.flat();
+      const stored = [...page.headers, ...security];
+      const prefetch = stored.filter(([name]) => !["cache-control", "vary"].includes(name.toLowerCase()));
+      prefetch.push(["cache-control", PREFETCH_CACHE_CONTROL], ["vary", "Cookie"]);
+      page.raw = { body: Buffer.from(page.body), headers: flat(stored), prefetchHeaders: flat(prefetch) };
     }
     return page.raw;
   }
@@ -50,20 +56,16 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
       shoppingArea((name) => req.headers[name]),
     );
     if (!page) return false;
-    const { body, headers } = raw(page);
+    const stored = raw(page);
     const incomingId = req.headers["x-request-id"];
     const requestId = requestIdOf(typeof incomingId === "string" ? incomingId : undefined);
     const { locale, path: pagePathname } = splitLocale(url);
     const setCookies = pageViewCookies({ t: cookieValue(cookies, "t"), locale: localeCookie }, locale, page.status, settings.secureCookies);
-    const prefetch = isPrefetch(req.headers["sec-purpose"] ?? req.headers["purpose"]);
-    res.writeHead(page.status, {
-      ...headers,
-      ...(prefetch ? { "cache-control": PREFETCH_CACHE_CONTROL, vary: "Cookie" } : {}),
-      "X-Request-Id": requestId,
-      "Content-Length": String(body.length),
-      ...(setCookies.length ? { "Set-Cookie": setCookies } : {}),
-    });
-    res.end(method === "HEAD" ? undefined : body);
+    const headers = (isPrefetch(req.headers["sec-purpose"] ?? req.headers["purpose"]) ? stored.prefetchHeaders : stored.headers).slice();
+    headers.push("X-Request-Id", requestId, "Content-Length", String(stored.body.length));
+    for (const cookie of setCookies) headers.push("Set-Cookie", cookie);
+    res.writeHead(page.status, headers);
+    res.end(method === "HEAD" ? undefined : stored.body);
     const ms = performance.now() - started;
     metrics.request(method, patternOf(pagePathname), page.status, ms / 1000);
     logger.info({ reqId: requestId, method, path: url, status: page.status, ms: Math.round(ms * 10) / 10, cache: "hit" }, "request");

@@ -36,27 +36,34 @@ export function isPrefetch(purpose: string | string[] | null | undefined): boole
 }
 import { isSitePage } from "../core/content/index.ts";
 
-export type CachedPage = { body: ArrayBuffer; status: number; headers: [string, string][]; raw?: { body: Buffer; headers: Record<string, string> } };
+/** A stored page; `raw` is the fast path's own form of it (server/fast-path.ts), made at its first hit. */
+export type CachedPage = { body: ArrayBuffer; status: number; headers: [string, string][]; raw?: { body: Buffer; headers: string[]; prefetchHeaders: string[] } };
 
 /** A small LRU: Map keeps insertion order, so the first key is the least recently used. */
 class PageCache {
   private readonly entries = new Map<string, CachedPage>();
+  /** The most recently used key: a hit on it needs no reordering (a popular page hit again and again). */
+  private newest: string | undefined;
   constructor(private readonly capacity: number) {}
   get(key: string) {
     const hit = this.entries.get(key);
-    if (hit) {
+    if (hit && key !== this.newest) {
       this.entries.delete(key);
       this.entries.set(key, hit);
+      this.newest = key;
     }
     return hit;
   }
   set(key: string, page: CachedPage) {
     if (this.capacity === 0) return;
+    this.entries.delete(key);
     this.entries.set(key, page);
+    this.newest = key;
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
   clear() {
     this.entries.clear();
+    this.newest = undefined;
   }
   get size() {
     return this.entries.size;

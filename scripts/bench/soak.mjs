@@ -2,15 +2,20 @@
 // pages (landing and a game page from the page cache), signed-in `frontend/data` and purchases
 // by many users who have the balance for them, at BENCH_SOAK_RATE requests a second overall
 // (300) for BENCH_SOAK_SECONDS (600), on BENCH_DATABASE_URL (a fresh memory:// PGlite when unset)
-// with BENCH_WORKERS processes. Prints the RSS of the server (its workers included) every
-// BENCH_SOAK_SAMPLE_SECONDS (10), the p99, the 5xx and transport errors; passes when there are none,
-// at least 95 % of the offered rate was served, and the RSS grew at most 10 % after the first minute (the first sample for runs shorter than
-// two minutes, e.g. the short variant `BENCH_SOAK_SECONDS=20`).
+// with BENCH_WORKERS processes, by BENCH_SOAK_USERS buyers (20). The rate is offered in an open loop
+// (scripts/bench/open-loop.mjs, docs/decisions/0064-soak-open-loop.md). Prints the RSS of the
+// server (its workers included) every BENCH_SOAK_SAMPLE_SECONDS (10), each kind of request's p50
+// and p99, the p99 overall, the 5xx and transport errors, and the CPU of the server (per answer
+// too), of the load generator and of the machine, which say who held the rate down; passes when
+// there are no errors, at least 95 % of the offered rate was served, and the RSS grew at most 10 %
+// after the first minute (the first sample for runs shorter than two minutes, e.g. the short
+// variant `BENCH_SOAK_SECONDS=20`).
 import { readFileSync } from "node:fs";
-import autocannon from "autocannon";
+import os from "node:os";
+import { openLoop } from "./open-loop.mjs";
 import { root } from "../build-state.mjs";
 import { ensureBuild } from "../ensure-build.mjs";
-import { freePort, startNode, stopAll, waitForOk } from "./processes.mjs";
+import { cpuSeconds, freePort, startNode, stopAll, waitForOk } from "./processes.mjs";
 import { DEMO_PRODUCT_ID, GUEST_PAGE_HEADERS, registerBenchUser, SERVER_ENV, topUp } from "./targets.mjs";
 
 /* global fetch, setInterval, clearInterval */
@@ -31,6 +36,19 @@ function rssMiB(pid) {
     // gone
   }
   return kib / 1024;
+}
+
+/** Busy and total jiffies of the whole machine (all CPUs), from /proc/stat. */
+function machineTicks() {
+  try {
+    const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
+    const values = fields.map(Number);
+    const idle = values[3] + (values[4] ?? 0);
+    const total = values.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
 }
 
 export async function soak(out) {
@@ -54,42 +72,82 @@ export async function soak(out) {
     const ctx = { urls: { server: url }, fetch };
     const perUser = Math.ceil((rate * seconds) / 4 / userCount) + 10;
     const users = [];
-    for (let i = 0; i < userCount; i++) {
+    // A few at a time: a hundred buyers one by one took a minute before the soak began.
+    const buyer = async () => {
       const user = await registerBenchUser(ctx);
       await topUp(ctx, user.token, perUser * 199);
       users.push(user.token);
-    }
+    };
+    for (let i = 0; i < userCount; i += 5) await Promise.all(Array.from({ length: Math.min(5, userCount - i) }, buyer));
     out(`  ${userCount} buyers registered and topped up through the demo provider (${perUser} purchases' worth each)`);
-    let turn = 0;
-    const signed = (request) => ({ ...request, headers: { ...request.headers, Authorization: `Bearer ${users[turn++ % users.length]}` } });
+    // Each kind turns through the buyers on its own: one shared turn gave every purchase to every
+    // other buyer (the reads took the rest), who then ran out of balance halfway (409).
+    const turns = { read: 0, purchase: 0 };
+    const signedIn = (headers, kind) => ({ ...headers, Authorization: `Bearer ${users[turns[kind]++ % users.length]}` });
     const api = { Accept: "application/json", "Accept-Language": "en" };
+    const kinds = [
+      { name: "GET / (page cache)", request: () => ({ method: "GET", path: "/", headers: GUEST_PAGE_HEADERS }) },
+      { name: "GET frontend/data (signed in)", request: () => ({ method: "GET", path: "/v2/web/frontend/data", headers: signedIn(api, "read") }) },
+      { name: "GET /en/dota2 (page cache)", request: () => ({ method: "GET", path: "/en/dota2", headers: GUEST_PAGE_HEADERS }) },
+      {
+        name: "POST purchase",
+        request: () => ({
+          method: "POST",
+          path: "/v2/web/user/purchase",
+          headers: signedIn({ ...api, "Content-Type": "application/json" }, "purchase"),
+          body: JSON.stringify({ product_id: DEMO_PRODUCT_ID }),
+        }),
+      },
+    ];
     const samples = [];
     const started = Date.now();
+    const serverCpuBefore = cpuSeconds(server.child.pid);
+    const ownCpuBefore = process.cpuUsage();
+    const machineBefore = machineTicks();
     const timer = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMiB(server.child.pid) }), sampleSeconds * 1000);
-    const result = await autocannon({
-      url,
-      // Enough connections that a slow answer does not hold the offered rate down (autocannon is a
-      // closed loop: 20 connections at 150 ms each can carry only ~130 req/s).
-      connections: Math.max(20, Math.ceil(rate / 5)),
-      overallRate: rate,
-      duration: seconds,
-      requests: [
-        { method: "GET", path: "/", headers: GUEST_PAGE_HEADERS },
-        { method: "GET", path: "/v2/web/frontend/data", headers: api, setupRequest: signed },
-        { method: "GET", path: "/en/dota2", headers: GUEST_PAGE_HEADERS },
-        { method: "POST", path: "/v2/web/user/purchase", headers: { ...api, "Content-Type": "application/json" }, body: JSON.stringify({ product_id: DEMO_PRODUCT_ID }), setupRequest: signed },
-      ],
-    });
+    // An open loop (scripts/bench/open-loop.mjs): the rate is offered whatever the answers do.
+    const result = await openLoop({ url, rate, seconds, kinds });
     clearInterval(timer);
+    const elapsed = (Date.now() - started) / 1000;
+    const serverCpuAfter = cpuSeconds(server.child.pid);
+    const ownCpu = process.cpuUsage(ownCpuBefore);
+    const machineAfter = machineTicks();
     for (const s of samples) out(`  RSS at ${String(Math.round(s.at)).padStart(4)} s: ${s.rss.toFixed(1)} MiB`);
-    const codes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, Number(s.count)]));
-    const serverErrors = Object.entries(codes).reduce((n, [code, count]) => n + (Number(code) >= 500 ? count : 0), 0);
+    for (const k of result.kinds) {
+      out(
+        `  ${k.name.padEnd(30)} ${String(k.answered).padStart(7)} answers, p50 ${k.p50.toFixed(1)} ms, p99 ${k.p99.toFixed(1)} ms, status ${JSON.stringify(k.statuses)}` +
+          (k.errors + k.timeouts ? `, transport errors ${k.errors}, timeouts ${k.timeouts}` : ""),
+      );
+    }
+    // Who held the rate down: the server (its processes near a core each), the load generator (this
+    // process near a core), or neither — then waits (the database, locks) or a machine busy with
+    // other work, which the machine's own figure shows.
+    const serverCores = serverCpuBefore !== null && serverCpuAfter !== null ? (serverCpuAfter - serverCpuBefore) / elapsed : NaN;
+    const ownCores = (ownCpu.user + ownCpu.system) / 1e6 / elapsed;
+    const machine = machineBefore && machineAfter ? (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total) : NaN;
+    // The server's CPU per answer of this mix: 1000 / it is what one worker could serve on a whole core.
+    const cpuPerAnswer = (serverCores * elapsed * 1000) / Math.max(1, result.answered);
+    out(
+      `  CPU during the load: server ${(serverCores * 100).toFixed(0)} % of one core (WEB_CONCURRENCY=${workers}: ${workers} core${workers === "1" ? "" : "s"} at most), ` +
+        `${cpuPerAnswer.toFixed(2)} ms per answer (one worker on a whole core: ≈ ${Math.round(1000 / cpuPerAnswer)} req/s of this mix), ` +
+        `load generator ${(ownCores * 100).toFixed(0)} % of one core, the whole machine ${(machine * 100).toFixed(0)} % busy of ${os.availableParallelism()} CPUs (PostgreSQL and other work included); ` +
+        `load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(" ")}`,
+    );
+    const serverErrors = Object.entries(result.statuses).reduce((n, [code, count]) => n + (Number(code) >= 500 ? count : 0), 0);
     const base = samples.find((s) => s.at >= 60) ?? samples[0];
     const last = samples.at(-1);
     const growth = base && last ? last.rss / base.rss - 1 : NaN;
-    out(`  ${result.requests.total} requests, ${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, status ${JSON.stringify(codes)}`);
-    // The rate served, against the rate offered: a soak that only reached part of it proves less.
-    const served = result.requests.total / seconds;
+    out(
+      `  ${result.sent} requests sent, ${result.answered} answered in ${result.elapsed.toFixed(1)} s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ` +
+        `status ${JSON.stringify(result.statuses)}; at most ${result.maxInFlight} in flight` +
+        (result.unanswered ? `; ${result.unanswered} unanswered 10 s after the last was sent (counted as timeouts)` : ""),
+    );
+    // The rate served: the answers over the time from the first request to the last answer. A
+    // server that falls behind answers late, and the soak's time stretches past its length.
+    const served = result.answered / result.elapsed;
     const rateOk = served >= rate * 0.95;
     out(`  ${rateOk ? "PASS" : "FAIL"}  soak rate: ${served.toFixed(0)} req/s served of ${rate} offered = ${((served / rate) * 100).toFixed(0)} % (≥ 95 %)`);
     const ok = rateOk && serverErrors === 0 && result.errors === 0 && result.timeouts === 0 && growth <= 0.1;
