@@ -4,12 +4,12 @@
 // PostgreSQL, Chromium) through CHROMIUM_PATH, TEST_REDIS_URL, TEST_REDIS_SERVER and
 // TEST_POSTGRES_URL, and stops what it started when the run ends.
 //
-// The whole suite runs as three Vitest processes side by side: the PGlite project, the PostgreSQL
-// project, and the browser journeys (one file after another, against one server). One Vitest
-// process runs its groups one after the other, and each of these spends much of its time waiting
-// — for PostgreSQL's server, for Chromium and the journeys' server — so side by side their waits
-// overlap one another's work on the two cores (docs/product/operations.md#tests). With arguments
-// (a project, a file) it is one Vitest process with those arguments.
+// The whole suite runs as two Vitest processes side by side: the PGlite and PostgreSQL projects
+// in one, the browser journeys (one file after another, against one server) in the other. One
+// Vitest process runs its groups one after the other, so the browser files would otherwise wait
+// for every other file; side by side, the journeys' waits for Chromium and the server overlap the
+// in-process tests (docs/product/operations.md#tests). With arguments (a project, a file) it is one
+// Vitest process with those arguments.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -25,8 +25,7 @@ const runs =
   args.length > 0
     ? [{ args, report: "vitest.json" }]
     : [
-        { args: ["--project", "pglite"], report: "vitest-pglite.json" },
-        { args: ["--project", "postgres"], report: "vitest-postgres.json" },
+        { args: ["--project", "pglite", "--project", "postgres"], report: "vitest-node.json" },
         { args: ["--project", "browser"], report: "vitest-browser.json" },
       ];
 
