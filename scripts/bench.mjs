@@ -20,7 +20,8 @@
 // framework's floor of the same build (scripts/bench/hydrated.mjs), and no client chunk may hold a
 // server-grade library (scripts/client-bundle.mjs). `npm run bench -- --soak` runs the soak of
 // scripts/bench/soak.mjs instead (BENCH_SOAK_SECONDS=20 for a short one), `--weights` only
-// the hydrated pages' JavaScript budget (scripts/bench/weights.mjs: byte counts, no load). The server runs with SERVER_ENV of scripts/bench/targets.mjs
+// the hydrated pages' JavaScript budget (scripts/bench/weights.mjs: byte counts, no load), `--lighthouse`
+// only Lighthouse's performance score of the sign-in page (scripts/bench/lighthouse.mjs, also part of the full run). The server runs with SERVER_ENV of scripts/bench/targets.mjs
 // (limiters out of reach, a larger TOPUP_MAX), printed in the report's header.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -33,6 +34,7 @@ import { assertRunning, cpuSeconds, firstMessage, freePort, killAllNow, pinning,
 import { LANDING_TEXTS, SERVER_ENV, targets as allTargets, verdicts, weighedPages, WORKERS_TARGET } from "./bench/targets.mjs";
 import { GZIP_LEVEL, kib, pageWeight } from "./bench/page-weight.mjs";
 import { hydratedBudget } from "./bench/hydrated.mjs";
+import { lighthouseVerdict } from "./bench/lighthouse.mjs";
 
 /* global fetch */
 
@@ -444,6 +446,9 @@ async function run() {
     allPass = printWeight(page.name, await pageWeight(serverUrl, page.path, page.headers), page.jsBudgetKiB) && allPass;
   }
   allPass = (await hydratedBudget(out, serverUrl)) && allPass;
+  out();
+  out("Lighthouse (scripts/bench/lighthouse.mjs)");
+  allPass = (await lighthouseVerdict(out, serverUrl)) && allPass;
 
   out();
   out(
@@ -466,6 +471,9 @@ try {
   if (process.argv.includes("--soak")) {
     const { soak } = await import("./bench/soak.mjs");
     if (!(await soak(out))) exitCode = 1;
+  } else if (process.argv.includes("--lighthouse")) {
+    const { onFreshServer } = await import("./bench/weights.mjs");
+    if (!(await onFreshServer((url) => lighthouseVerdict(out, url)))) exitCode = 1;
   } else if (process.argv.includes("--weights")) {
     const { weights } = await import("./bench/weights.mjs");
     if (!(await weights(out))) exitCode = 1;

@@ -8,8 +8,11 @@ import { hydratedBudget } from "./hydrated.mjs";
 import { freePort, startNode, stopAll, waitForOk } from "./processes.mjs";
 import { SERVER_ENV } from "./targets.mjs";
 
-/** Prints the floor and every hydrated page's PASS/FAIL line with `out`; true when all pass. */
-export async function weights(out) {
+/**
+ * Runs `check` against the server of the current build on a fresh memory:// PGlite with the bench's
+ * settings, and stops the server after it (the `--weights` and `--lighthouse` modes).
+ */
+export async function onFreshServer(check) {
   ensureBuild();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -19,8 +22,13 @@ export async function weights(out) {
   });
   try {
     await waitForOk(server, `${url}/healthz`);
-    return await hydratedBudget(out, url);
+    return await check(url);
   } finally {
     await stopAll();
   }
+}
+
+/** Prints the floor and every hydrated page's PASS/FAIL line with `out`; true when all pass. */
+export function weights(out) {
+  return onFreshServer((url) => hydratedBudget(out, url));
 }
