@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import * as schema from "./schema/index.ts";
+import type { PGlite } from "@electric-sql/pglite";
 import { useNamedStatements } from "./pglite-statements.ts";
 
 export type Schema = typeof schema;
@@ -127,24 +128,65 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   };
 }
 
+/**
+ * Embedded databases this process already holds open, by URL (`shareEmbedded`). PGlite is one
+ * instance per data directory: a second one on the same folder would corrupt it.
+ */
+const sharedEmbedded = new Map<string, PGlite>();
+
+/**
+ * Lets `openDatabase(url)` use `client`, open already, instead of starting a PGlite of its own on
+ * the URL's folder, until the returned function is called. What is opened on it this way closes
+ * only its own use: its `close()` leaves `client` running, and every later call through it fails,
+ * as on a closed database. The test suite hands one kept-open database to its files this way,
+ * emptied between them: PGlite's own start is about a second of CPU
+ * (docs/decisions/0073-one-embedded-database-per-test-worker.md).
+ */
+export function shareEmbedded(url: string, client: PGlite): () => void {
+  sharedEmbedded.set(url, client);
+  return () => {
+    if (sharedEmbedded.get(url) === client) sharedEmbedded.delete(url);
+  };
+}
+
+/** `client` as seen by one opening of it: every method fails once `closed()` says so. */
+function closable(client: PGlite, closed: () => boolean): PGlite {
+  return new Proxy(client, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== "function" || key === "constructor") return value;
+      return (...args: unknown[]) => {
+        if (closed()) throw new Error("PGlite is closed");
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
 async function openPglite(url: string, options: DatabaseOptions): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  let dataDir: string | undefined;
-  if (!url.startsWith("memory://")) {
-    dataDir = path.resolve(url.replace(/^file:/, ""));
-    mkdirSync(dataDir, { recursive: true });
+  let closed = false;
+  const shared = sharedEmbedded.get(url);
+  let client: PGlite;
+  if (shared) {
+    client = closable(shared, () => closed);
+  } else {
+    let dataDir: string | undefined;
+    if (!url.startsWith("memory://")) {
+      dataDir = path.resolve(url.replace(/^file:/, ""));
+      mkdirSync(dataDir, { recursive: true });
+    }
+    client = new PGlite(dataDir);
+    await client.waitReady;
   }
-  const client = new PGlite(dataDir);
-  await client.waitReady;
   const db = drizzle(client, { schema }) as unknown as Db;
   // The hot paths' prepared statements parsed and planned once, as node-postgres does on PostgreSQL
   // (docs/decisions/0062-pglite-named-statements.md).
   useNamedStatements(client, db);
   await migrate(db as never, { migrationsFolder });
   await options.startup?.(db);
-  let closed = false;
   const stopAnalyzing = analyzeLikeAutovacuum(client, () => closed);
   return {
     db,
@@ -155,9 +197,10 @@ async function openPglite(url: string, options: DatabaseOptions): Promise<Databa
       await db.execute(sql`select 1`);
     },
     close: async () => {
+      if (closed) return;
       closed = true;
       await stopAnalyzing();
-      await client.close();
+      if (!shared) await client.close();
     },
   };
 }

@@ -10,7 +10,7 @@ import { freePort, startShop as start, stopShop as stop, waitHealthy } from "../
 // The embedded database in a folder (the run's migrated template, copied): `file:<dir>`.
 let database: TestDatabase;
 beforeAll(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ forAnotherProcess: true });
 });
 afterAll(() => database.drop());
 

@@ -58,7 +58,7 @@ describe("post", () => {
     });
     expect(spent.balance).toBe(201);
     expect(spent.transaction.products).toEqual([sold]);
-    const rows = await database.db.select().from(transactions).where(eq(transactions.userId, userId));
+    const rows = await database.db.select().from(transactions).where(eq(transactions.userId, userId)).orderBy(transactions.id);
     expect(rows.map((r) => r.balanceAfter)).toEqual([1000, 201]);
     // Stored as the snapshot the API shows (docs/product/data.md#ledger).
     expect(rows[1]!.products).toEqual([{ id: week.id, cheat_id: week.cheatId, type: "subscription", params: { days: 7 }, price: 799, currency: "USD", title: "Dota 2 · 7d" }]);
@@ -103,7 +103,7 @@ describe("owed (docs/product/money.md#owed)", () => {
     await post({ userId, type: "topup", amount: 300, source: "system" });
     const result = await database.db.transaction((tx) => ledger.takeBack(tx, { userId, type: "refund", amount: 1000, paid: -1000, source: "paypal" }, new Date()));
     expect(result).toMatchObject({ balance: 0, owed: 700, taken: 300, owedAdded: 700 });
-    const rows = await database.db.select().from(transactions).where(eq(transactions.userId, userId));
+    const rows = await database.db.select().from(transactions).where(eq(transactions.userId, userId)).orderBy(transactions.id);
     expect(rows.map((r) => [r.type, r.amount, r.owedChange, r.balanceAfter])).toEqual([
       ["topup", 300, 0, 300],
       ["refund", -300, 700, 0],
@@ -117,7 +117,7 @@ describe("owed (docs/product/money.md#owed)", () => {
     expect(small).toMatchObject({ balance: 0, owed: 300 });
     const large = await database.db.transaction((tx) => ledger.credit(tx, { userId, type: "topup", amount: 1000, source: "paypal", reference: "paypal:capture:OWED-2" }, new Date()));
     expect(large).toMatchObject({ balance: 700, owed: 0, transaction: { type: "topup", amount: 1000 } });
-    const rows = await database.db.select().from(transactions).where(eq(transactions.userId, userId));
+    const rows = await database.db.select().from(transactions).where(eq(transactions.userId, userId)).orderBy(transactions.id);
     expect(rows.map((r) => [r.type, r.amount, r.owedChange, r.reference])).toEqual([
       ["refund", 0, 500, null],
       ["topup", 200, 0, "paypal:capture:OWED-1"],

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../../db/client.ts";
-import { adminQuery, postgresDatabaseUrl, scratchDir } from "./database.ts";
+import pg from "pg";
+import { adminQuery, POSTGRES_ADMIN_URL, postgresDatabaseUrl, scratchDir, testDatabasePrefix } from "./database.ts";
 
 export default async function setup(project: TestProject) {
   if (project.config.env.TEST_DATABASE === "postgres") {
@@ -16,7 +17,19 @@ export default async function setup(project: TestProject) {
     const database = await openDatabase(postgresDatabaseUrl(name));
     await database.close();
     project.provide("postgresTemplate", name);
-    return () => adminQuery(`drop database if exists ${name} with (force)`);
+    return async () => {
+      // The files' databases are dropped without waiting (tests/kit/database.ts): what is left of this
+      // run's goes now, then the template.
+      const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      await admin.connect();
+      try {
+        const { rows } = await admin.query<{ datname: string }>("select datname from pg_database where starts_with(datname, $1)", [testDatabasePrefix(name)]);
+        for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
+      } finally {
+        await admin.end();
+      }
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    };
   }
   const root = mkdtempSync(path.join(scratchDir(), "shop-test-template-"));
   const dir = path.join(root, "pglite");

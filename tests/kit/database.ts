@@ -1,14 +1,19 @@
-// A fresh database per test file, made from a template the run migrated once
-// (tests/kit/database-template.ts): on PGlite a copy of the template's data directory (PGlite's
-// initdb alone costs seconds of WebAssembly per file), on PostgreSQL `create database … template`
-// on the local server. Dropped when the file is done.
+// A fresh database per test file, as the template the run migrated once
+// (tests/kit/database-template.ts) is. One database per worker is made from the template once and
+// kept, and emptied back to the template's state for each file that wants one
+// (docs/decisions/0073-one-test-database-per-worker.md): on PGlite a copy of the template's data
+// directory, kept open (PGlite's start is about a second of CPU); on PostgreSQL `create database …
+// template` on the local server (about half a second, and as long again to drop). A second
+// database wanted while a file holds the kept one is made the same way but for itself, and dropped
+// when the file is done.
 import { accessSync, constants, cpSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { openDatabase, type Database, type DatabaseOptions } from "../../db/client.ts";
+import { PGlite } from "@electric-sql/pglite";
+import { openDatabase, shareEmbedded, type Database, type DatabaseOptions } from "../../db/client.ts";
 
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -29,25 +34,165 @@ export type TestDatabaseOptions = {
    * `false` gives an empty one, for tests of the start-up itself (migrations racing under the lock).
    */
   migrated?: boolean;
+  /**
+   * The database is for another process (a shop started as `npm start` is): on PGlite a folder
+   * nothing here holds open, since one folder takes one PGlite at a time.
+   */
+  forAnotherProcess?: boolean;
 };
 
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const migrated = options.migrated ?? true;
-  if (process.env.TEST_DATABASE !== "postgres") {
-    // A folder, not memory://: the database outlives a restart of the shop on it.
+  if (options.forAnotherProcess && process.env.TEST_DATABASE !== "postgres") {
     const dir = mkdtempSync(path.join(scratchDir(), "shop-test-pglite-"));
-    const template = migrated ? inject("pgliteTemplate") : undefined;
-    if (template) cpSync(template, dir, { recursive: true });
+    if (migrated) cpSync(inject("pgliteTemplate"), dir, { recursive: true });
     return { url: `file:${dir}`, kind: "pglite", drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const name = `shop_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  if (migrated && !keptInUse) {
+    keptInUse = true;
+    try {
+      if (kept && (await schemaOf(kept)) !== kept.schema) {
+        // A file changed the schema (a trigger that makes writes fail, a table renamed): the next
+        // one gets a new copy.
+        await discard(kept);
+        kept = undefined;
+      }
+      if (!kept) {
+        const made = await makeDatabase(true);
+        kept = { ...made, schema: await schemaOf(made) };
+      } else {
+        await emptyToTemplate(kept);
+      }
+    } catch (error) {
+      keptInUse = false;
+      throw error;
+    }
+    const unshare = kept.kind === "pglite" ? shareEmbedded(kept.url, kept.client) : () => {};
+    return {
+      url: kept.url,
+      kind: kept.kind,
+      drop: async () => {
+        unshare();
+        keptInUse = false;
+      },
+    };
+  }
+  const made = await makeDatabase(migrated);
+  const unshare = made.kind === "pglite" ? shareEmbedded(made.url, made.client) : () => {};
+  return {
+    url: made.url,
+    kind: made.kind,
+    drop: async () => {
+      unshare();
+      await discard(made);
+    },
+  };
+}
+
+async function discard(made: MadeDatabase): Promise<void> {
+  if (made.kind === "pglite") {
+    await made.client.close();
+    rmSync(made.dir, { recursive: true, force: true });
+  } else {
+    // The server drops it while the next file runs: nothing waits for it. What a worker that ends
+    // first leaves behind, the run's global teardown drops (tests/kit/database-template.ts).
+    adminQuery(`drop database if exists ${made.name} with (force)`).catch(() => {});
+  }
+}
+
+/** A digest of the database's schema: its relations, columns, constraints, triggers and functions. */
+async function schemaOf(made: MadeDatabase): Promise<string> {
+  const statement = `
+    with objects as (
+      select format('r %s %s', c.oid::regclass, c.relkind) as o from pg_class c
+        where c.relnamespace::regnamespace::text not in ('pg_catalog', 'information_schema', 'pg_toast')
+      union all select format('a %s.%s %s %s', a.attrelid::regclass, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull)
+        from pg_attribute a join pg_class c on c.oid = a.attrelid
+        where c.relnamespace::regnamespace::text not in ('pg_catalog', 'information_schema', 'pg_toast') and a.attnum > 0 and not a.attisdropped
+      union all select format('c %s %s %s', conrelid::regclass, conname, pg_get_constraintdef(oid)) from pg_constraint
+        where connamespace::regnamespace::text not in ('pg_catalog', 'information_schema')
+      union all select format('t %s %s %s', tgrelid::regclass, tgname, tgenabled) from pg_trigger where not tgisinternal
+      union all select format('f %s %s', p.oid::regprocedure, md5(p.prosrc)) from pg_proc p
+        where p.pronamespace::regnamespace::text not in ('pg_catalog', 'information_schema')
+    )
+    select md5(string_agg(o, E'\\n' order by o)) as digest from objects`;
+  if (made.kind === "pglite") return (await made.client.query<{ digest: string }>(statement)).rows[0]!.digest;
+  const client = new pg.Client({ connectionString: made.url });
+  await client.connect();
+  try {
+    return (await client.query<{ digest: string }>(statement)).rows[0]!.digest;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A database made for the tests: a PGlite folder (with the instance that has it open) or a PostgreSQL database. */
+type MadeDatabase = { kind: "pglite"; url: string; dir: string; client: PGlite } | { kind: "postgres"; url: string; name: string };
+
+/** The worker's kept database, made at its first file (with its schema's digest then), and whether a file holds it now. */
+let kept: (MadeDatabase & { schema: string }) | undefined;
+let keptInUse = false;
+
+async function makeDatabase(migrated: boolean): Promise<MadeDatabase> {
+  if (process.env.TEST_DATABASE !== "postgres") {
+    // A folder, not memory://: the database outlives a restart of the shop on it. Kept open here,
+    // and shared with what opens its URL (db/client.ts): one PGlite per folder.
+    const dir = mkdtempSync(path.join(scratchDir(), "shop-test-pglite-"));
+    if (migrated) cpSync(inject("pgliteTemplate"), dir, { recursive: true });
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    const client = new PGlite(dir);
+    await client.waitReady;
+    return { kind: "pglite", url: `file:${dir}`, dir, client };
+  }
+  const name = `${testDatabasePrefix(inject("postgresTemplate"))}${randomBytes(4).toString("hex")}`;
   const template = migrated ? inject("postgresTemplate") : undefined;
   await adminQuery(template ? `create database ${name} template ${template}` : `create database ${name}`);
-  return {
-    url: postgresDatabaseUrl(name),
-    kind: "postgres",
-    drop: () => adminQuery(`drop database if exists ${name} with (force)`),
-  };
+  return { kind: "postgres", url: postgresDatabaseUrl(name), name };
+}
+
+/**
+ * Makes the kept database what a fresh copy of the template is: its tables empty (the migrations
+ * insert no rows; Drizzle's own journal, in schema "drizzle", stays), every sequence at its start,
+ * no planner statistics, and nothing left of the last file's sessions — on PostgreSQL they are ended (as `drop database
+ * … with (force)` would), on PGlite, one session, its locks, listeners, temporary tables and
+ * settings go. The audit log refuses TRUNCATE by a trigger, which replica mode skips. PGlite's
+ * prepared statements stay: an opening prepares its own again under the same names
+ * (db/pglite-statements.ts closes a name before parsing it).
+ */
+async function emptyToTemplate(database: MadeDatabase): Promise<void> {
+  const tablesAndSequences = `
+    select 'truncate ' || coalesce(string_agg(format('%I.%I', schemaname, tablename), ', '), '') || ' restart identity cascade' as statement
+      from pg_tables where schemaname not in ('pg_catalog', 'information_schema', 'drizzle')
+    union all
+    select format('alter sequence %I.%I restart', schemaname, sequencename)
+      from pg_sequences where schemaname not in ('pg_catalog', 'information_schema', 'drizzle')`;
+  // The planner's statistics of the last file's rows would choose other plans (and row orders) than
+  // a fresh copy's, which has none.
+  const forgetStatistics =
+    "delete from pg_statistic where starelid in (select oid from pg_class where relnamespace not in ('pg_catalog'::regnamespace, 'information_schema'::regnamespace, 'pg_toast'::regnamespace))";
+  if (database.kind === "pglite") {
+    const { client } = database;
+    // A transaction a file left open (there is one session) ends first; without one, a warning.
+    await client.exec("rollback");
+    const { rows } = await client.query<{ statement: string }>(tablesAndSequences);
+    const session = ["reset all", "unlisten *", "select pg_advisory_unlock_all()", "discard temp"];
+    await client.exec(["set session_replication_role = replica", ...rows.map((r) => r.statement), forgetStatistics, ...session].join(";\n"));
+    return;
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    await client.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
+    const { rows } = await client.query<{ statement: string }>(tablesAndSequences);
+    await client.query(["set session_replication_role = replica", ...rows.map((r) => r.statement), forgetStatistics].join(";\n"));
+  } finally {
+    await client.end();
+  }
+}
+
+/** How the names of one run's test databases start, from its template's name (one run, one template). */
+export function testDatabasePrefix(template: string): string {
+  return `${template.replace(/^shop_template_/, "shop_test_")}_`;
 }
 
 /** One statement on the server's administrative database (creating and dropping databases). */
