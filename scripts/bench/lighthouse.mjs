@@ -3,9 +3,9 @@
 // 22) with its default configuration: a phone on a slow 4G network and a 4× slower CPU, simulated
 // from one real load in headless Chromium (scripts/chromium.mjs: CHROMIUM_PATH, else the system's,
 // with the flags the browser tests use), so the score does not depend on how busy this machine is
-// as much as the timings do. The bench's server has no
-// reCAPTCHA key, so the page is measured without Google's widget script, which a shop with a key
-// loads from Google's servers (docs/product/accounts.md#recaptcha).
+// as much as the timings do. The bench's server has no reCAPTCHA key, so the page is measured
+// without Google's widget script, which a shop with a key loads from Google's servers
+// (docs/product/accounts.md#recaptcha).
 import lighthouse from "lighthouse";
 import * as chromeLauncher from "chrome-launcher";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../chromium.mjs";
