@@ -13,9 +13,9 @@
  * zone in a tab, so a blocked cookie cannot loop (docs/decisions/0031-the-zone-before-the-cookie.md).
  * The zone comes from `Temporal.Now.timeZoneId()` where the browser has Temporal: the same
  * identifier as `Intl.DateTimeFormat().resolvedOptions().timeZone`, which the others use, without
- * building a date formatter: in a fresh page that loads ICU's locale data and date patterns, 40–70
- * ms of the main thread before the body is drawn on a quiet machine, four times that on Lighthouse's
- * phone (docs/decisions/0067-the-zone-from-temporal.md).
+ * building a date formatter: in a fresh page that loads ICU's locale data and date patterns, 35–70
+ * ms of the main thread's CPU before the body is drawn, four times that on Lighthouse's phone
+ * (docs/decisions/0067-the-zone-from-temporal.md).
  */
 export const TIME_ZONE_SCRIPT =
   "(function(){try{var z;try{z=Temporal.Now.timeZoneId()}catch(e){z=Intl.DateTimeFormat().resolvedOptions().timeZone}" +
