@@ -34,7 +34,6 @@ import { assertRunning, cpuSeconds, firstMessage, freePort, killAllNow, pinning,
 import { LANDING_TEXTS, SERVER_ENV, targets as allTargets, verdicts, weighedPages, WORKERS_TARGET } from "./bench/targets.mjs";
 import { GZIP_LEVEL, kib, pageWeight } from "./bench/page-weight.mjs";
 import { hydratedBudget } from "./bench/hydrated.mjs";
-import { lighthouseVerdict } from "./bench/lighthouse.mjs";
 
 /* global fetch */
 
@@ -448,6 +447,8 @@ async function run() {
   allPass = (await hydratedBudget(out, serverUrl)) && allPass;
   out();
   out("Lighthouse (scripts/bench/lighthouse.mjs)");
+  // Imported here, not at the top: Lighthouse is a large module tree that the load runs before need not hold.
+  const { lighthouseVerdict } = await import("./bench/lighthouse.mjs");
   allPass = (await lighthouseVerdict(out, serverUrl)) && allPass;
 
   out();
@@ -472,7 +473,7 @@ try {
     const { soak } = await import("./bench/soak.mjs");
     if (!(await soak(out))) exitCode = 1;
   } else if (process.argv.includes("--lighthouse")) {
-    const { onFreshServer } = await import("./bench/weights.mjs");
+    const [{ onFreshServer }, { lighthouseVerdict }] = await Promise.all([import("./bench/weights.mjs"), import("./bench/lighthouse.mjs")]);
     if (!(await onFreshServer((url) => lighthouseVerdict(out, url)))) exitCode = 1;
   } else if (process.argv.includes("--weights")) {
     const { weights } = await import("./bench/weights.mjs");

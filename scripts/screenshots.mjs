@@ -10,6 +10,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const OUT = path.join(root, "test-results", "screenshots", "pages");
@@ -91,7 +92,7 @@ async function startShop() {
 }
 
 const shop = process.env.BASE_URL ? { baseUrl: process.env.BASE_URL, stop() {} } : await startShop();
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 mkdirSync(OUT, { recursive: true });
 let count = 0;
 try {

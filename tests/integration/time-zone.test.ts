@@ -91,7 +91,7 @@ describe("the tz cookie", () => {
  * Runs the time zone's script as a page would, in a browser in `zone`, on a page whose `<html>`
  * names `drawnIn` (or nothing: a guest's page); answers the cookie it leaves and the reloads it asked for.
  */
-function runScript(zone: string, options: { cookie?: string; drawnIn?: string; storage?: Map<string, string>; blocked?: boolean }) {
+function runScript(zone: string, options: { cookie?: string; drawnIn?: string; storage?: Map<string, string>; blocked?: boolean; temporal?: boolean }) {
   let cookie = options.cookie ?? "";
   const replaced: string[] = [];
   const storage = options.storage ?? new Map<string, string>();
@@ -107,13 +107,21 @@ function runScript(zone: string, options: { cookie?: string; drawnIn?: string; s
       cookie = [...cookie.split("; ").filter((c) => c && !c.startsWith(`${name}=`)), pair].join("; ");
     },
   };
+  const formatters: string[] = [];
   runInNewContext(PAGE_SCRIPTS.timeZone, {
-    Intl: { DateTimeFormat: () => ({ resolvedOptions: () => ({ timeZone: zone }) }) },
+    // A browser with Temporal answers from it; one without (Node's own context has none) from a formatter.
+    ...(options.temporal ? { Temporal: { Now: { timeZoneId: () => zone } } } : {}),
+    Intl: {
+      DateTimeFormat: () => {
+        formatters.push(zone);
+        return { resolvedOptions: () => ({ timeZone: zone }) };
+      },
+    },
     document,
     location: { protocol: "http:", href: "http://shop.test/en/dota2/profile", replace: (href: string) => replaced.push(href) },
     sessionStorage: { getItem: (k: string) => storage.get(k) ?? null, setItem: (k: string, v: string) => storage.set(k, v) },
   });
-  return { cookie, replaced, storage };
+  return { cookie, replaced, storage, formatters };
 }
 
 describe("the time zone's script (docs/decisions/0031-the-zone-before-the-cookie.md)", () => {
@@ -121,6 +129,13 @@ describe("the time zone's script (docs/decisions/0031-the-zone-before-the-cookie
     expect(runScript("Asia/Tokyo", {}).cookie).toBe("tz=Asia%2FTokyo");
     expect(runScript("Asia/Tokyo", { cookie: "t=abc; tz=America%2FNew_York; locale=en" }).cookie).toBe("t=abc; locale=en; tz=Asia%2FTokyo");
     expect(runScript("Asia/Tokyo", { cookie: "tz=Asia%2FTokyo; t=abc" }).cookie).toBe("tz=Asia%2FTokyo; t=abc");
+  });
+
+  it("reads the zone from Temporal where the browser has it, without building a date formatter; from Intl elsewhere", () => {
+    const withTemporal = runScript("Asia/Tokyo", { temporal: true });
+    expect(withTemporal).toMatchObject({ cookie: "tz=Asia%2FTokyo", formatters: [] });
+    expect(runScript("Asia/Tokyo", { temporal: true, drawnIn: "UTC" }).replaced).toEqual(["http://shop.test/en/dota2/profile"]);
+    expect(runScript("Asia/Tokyo", {})).toMatchObject({ cookie: "tz=Asia%2FTokyo", formatters: ["Asia/Tokyo"] });
   });
 
   it("asks again for a signed-in page drawn in another zone, once per zone in a tab", () => {
