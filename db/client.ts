@@ -140,7 +140,7 @@ const sharedEmbedded = new Map<string, PGlite>();
  * only its own use: its `close()` leaves `client` running, and every later call through it fails,
  * as on a closed database. The test suite hands one kept-open database to its files this way,
  * emptied between them: PGlite's own start is about a second of CPU
- * (docs/decisions/0073-one-embedded-database-per-test-worker.md).
+ * (docs/decisions/0073-one-test-database-per-worker.md).
  */
 export function shareEmbedded(url: string, client: PGlite): () => void {
   sharedEmbedded.set(url, client);

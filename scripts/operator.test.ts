@@ -1,22 +1,24 @@
 // `npm run operator` (docs/product/back-office.md#roles): the command line gives and takes roles on
 // the database DATABASE_URL names — here an embedded PGlite folder, as on a stopped shop — and every
 // change is an audit entry whose actor is the command line.
-import { mkdtempSync, rmSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
-import { openTestDatabase } from "../tests/kit/database.ts";
+import { createTestDatabase, openTestDatabase, type TestDatabase } from "../tests/kit/database.ts";
 import { auditLog, users } from "../db/schema/index.ts";
 import { operatorCommand, parseArgs } from "./operator.ts";
 
-const dir = mkdtempSync(path.join(tmpdir(), "operator-cli-"));
-const url = `file:${dir}`;
 const root = path.resolve(import.meta.dirname, "..");
-
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// A migrated database in a folder that the command's own process opens (on PGlite, one process at a time).
+let database: TestDatabase;
+let url = "";
+beforeAll(async () => {
+  database = await createTestDatabase({ forAnotherProcess: true });
+  url = database.url;
+});
+afterAll(() => database.drop());
 
 function run(...args: string[]): { status: number; out: string } {
   try {
