@@ -18,7 +18,7 @@ export function links() {
   ];
 }
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { locale, path, services, auth, t } = context;
   // Times in the visitor's zone (docs/product/routes.md#dates-and-amounts): the `tz` cookie, else
   // the one stored on the account; UTC until known. A guest's page is the same for every guest (the
@@ -43,7 +43,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     locale,
     path,
     /** The page's query ("?product=3"), which the language switcher keeps; "" for none. */
-    search: new URL(request.url).search,
+    search: url.search,
     signedIn: Boolean(auth),
     publicUrl: services.settings.PUBLIC_URL,
     i18nUrl: services.catalogs.url(locale),

@@ -6,7 +6,7 @@
 // may be sent to another language, a path a route rule redirects) goes on to the app.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DEFAULT_LOCALE, splitLocale } from "../i18n/locales.ts";
-import { carriesCredentials, cookieValue } from "./http/cookies.ts";
+import { ACCESS_COOKIE, cookieJar, PRE2FA_COOKIE } from "./http/cookies.ts";
 import { pageViewCookies } from "./middleware/visitor.ts";
 import { requestIdOf, shoppingAreaResolver } from "./middleware/request-info.ts";
 import { securityHeaderList } from "./middleware/security-headers.ts";
@@ -39,10 +39,11 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     const method = req.method;
     const url = req.url ?? "/";
     if ((method !== "GET" && method !== "HEAD") || url.includes("?")) return false;
-    const cookies = req.headers.cookie;
-    // The same rule as the page handler's: credentials of any kind go to the app.
-    if (carriesCredentials(cookies, req.headers.authorization)) return false;
-    const localeCookie = cookieValue(cookies, "locale");
+    // One parse of the Cookie header for every cookie read here.
+    const cookie = cookieJar(req.headers.cookie);
+    // The same rule as the page handler's (carriesCredentials): credentials of any kind go to the app.
+    if (req.headers.authorization || cookie(ACCESS_COOKIE) !== undefined || cookie(PRE2FA_COOKIE) !== undefined) return false;
+    const localeCookie = cookie("locale");
     // "/" is Russian only for a visitor who chose it (docs/product/routes.md#language-detection):
     // anyone else may be sent to their language by host or browser, which the app decides.
     if (url === "/" && localeCookie !== DEFAULT_LOCALE) return false;
@@ -60,7 +61,7 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     const incomingId = req.headers["x-request-id"];
     const requestId = requestIdOf(typeof incomingId === "string" ? incomingId : undefined);
     const { locale, path: pagePathname } = splitLocale(url);
-    const setCookies = pageViewCookies({ t: cookieValue(cookies, "t"), locale: localeCookie }, locale, page.status, settings.secureCookies);
+    const setCookies = pageViewCookies({ t: cookie("t"), locale: localeCookie }, locale, page.status, settings.secureCookies);
     const headers = (isPrefetch(req.headers["sec-purpose"] ?? req.headers["purpose"]) ? stored.prefetchHeaders : stored.headers).slice();
     headers.push("X-Request-Id", requestId, "Content-Length", String(stored.body.length));
     for (const cookie of setCookies) headers.push("Set-Cookie", cookie);

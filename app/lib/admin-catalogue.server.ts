@@ -25,14 +25,14 @@ import { gameTextInput } from "../../server/api/wire/catalogue.ts";
 import { actorOf, requireOperatorPage } from "./admin.server.ts";
 import { readSubmission, refuse } from "./forms.server.ts";
 
-type Args = { context: AppLoadContext; request: Request };
+type Args = { context: AppLoadContext; request: Request; url: URL };
 
-export async function catalogueData({ context, request }: Args) {
-  const operator = requireOperatorPage(context, request);
+export async function catalogueData({ context, request, url }: Args) {
+  const operator = requireOperatorPage(context, request, url);
   const { services, t } = context;
   const manage = services.catalogAdmin;
   const [games, products, areas, rules, pages] = await Promise.all([manage.games(), manage.products(), manage.areas(), manage.rules(), manage.sitePages()]);
-  const q = new URL(request.url).searchParams;
+  const q = url.searchParams;
   const gameId = Number(q.get("game") ?? games[0]?.id ?? 0);
   const lang = (LOCALES as readonly string[]).includes(q.get("lang") ?? "") ? (q.get("lang") as Locale) : context.locale;
   const page = (SITE_PAGES as readonly string[]).includes(q.get("page") ?? "") ? (q.get("page") as (typeof SITE_PAGES)[number]) : "terms";
@@ -122,8 +122,8 @@ export type CatalogueIntent = z.infer<ReturnType<typeof catalogueForms>>["intent
  * may not write) goes back to that form as Conform's reply; a done one says so (200) and the page
  * shows the catalogue as it is now.
  */
-export async function catalogueAction({ context, request }: Args) {
-  const operator = requireOperatorPage(context, request);
+export async function catalogueAction({ context, request, url }: Args) {
+  const operator = requireOperatorPage(context, request, url);
   const digits = minorDigits(context.services.settings.SHOP_CURRENCY);
   const submission = await readSubmission(context, request, catalogueForms(digits));
   if (submission.status !== "success") return refuse(context, submission);

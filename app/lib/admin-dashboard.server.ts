@@ -3,10 +3,10 @@ import { data, type AppLoadContext } from "react-router";
 import { StatsQuerySchema } from "../../core/catalog/manage.schema.ts";
 import { requireOperatorPage } from "./admin.server.ts";
 
-export async function dashboardData({ context, request }: { context: AppLoadContext; request: Request }) {
-  requireOperatorPage(context, request);
+export async function dashboardData({ context, request, url }: { context: AppLoadContext; request: Request; url: URL }) {
+  requireOperatorPage(context, request, url);
   const { services, t } = context;
-  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const params = Object.fromEntries(url.searchParams);
   const parsed = StatsQuerySchema.safeParse(params);
   let stats;
   try {

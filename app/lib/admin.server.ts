@@ -22,8 +22,8 @@ const REFUSALS = { forbidden: "operators_only", two_fa_required: "two_fa_require
  * back office refuses gets its error boundary with the reason (403; 401 for an old session).
  * Answers are never stored (`no-store`): they show a customer's data.
  */
-export function requireOperatorPage(context: AppLoadContext, request: Request): Operator {
-  const auth = requireUser(context, request);
+export function requireOperatorPage(context: AppLoadContext, request: Request, url: URL): Operator {
+  const auth = requireUser(context, url);
   context.responseHeaders.set("Cache-Control", "no-store");
   try {
     return context.services.operators.authorize(auth);
@@ -64,9 +64,9 @@ export function stepUpState(context: AppLoadContext, operator: Operator): string
  * filters it knows and the cursor for its schema, an empty field of the filter form being no
  * filter; `filter`, every filter's value for the form ("" where none).
  */
-export function listQuery<F extends string>(request: Request, filters: readonly F[]) {
+export function listQuery<F extends string>(url: URL, filters: readonly F[]) {
   const known = (name: string) => name === "cursor" || (filters as readonly string[]).includes(name);
-  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([name, value]) => value.trim() !== "" && known(name)));
+  const params = Object.fromEntries([...url.searchParams].filter(([name, value]) => value.trim() !== "" && known(name)));
   const filter = Object.fromEntries(filters.map((name) => [name, params[name] ?? ""])) as Record<F, string>;
   return { params, filter };
 }

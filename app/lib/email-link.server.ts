@@ -6,14 +6,8 @@ import { isLinkToken } from "../../core/accounts/accounts.schema.ts";
 import { isDomainError, type ErrorCode } from "../../core/shared/errors.ts";
 import type { EmailLinkPage } from "../components/email-link.tsx";
 
-export async function emailLinkData(
-  context: AppLoadContext,
-  request: Request,
-  page: EmailLinkPage,
-  open: (token: string) => Promise<{ user: { email: string } }>,
-  dead: [ErrorCode, ...ErrorCode[]],
-) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+export async function emailLinkData(context: AppLoadContext, url: URL, page: EmailLinkPage, open: (token: string) => Promise<{ user: { email: string } }>, dead: [ErrorCode, ...ErrorCode[]]) {
+  const token = url.searchParams.get("token") ?? "";
   let email: string | null = null;
   if (isLinkToken(token)) {
     try {

@@ -73,9 +73,9 @@ export const RedirectToSchema = z.string().optional();
  * the page to go on to after signing in, the order waiting there when it is a checkout (what the
  * buyer came from "Buy" to buy), the reCAPTCHA widget and the page's title.
  */
-export function guestFormPage(context: AppLoadContext, request: Request, meta: PageMeta) {
+export function guestFormPage(context: AppLoadContext, request: Request, url: URL, meta: PageMeta) {
   requireGuest(context, request);
-  const redirectTo = new URL(request.url).searchParams.get("redirectTo") ?? "";
+  const redirectTo = url.searchParams.get("redirectTo") ?? "";
   const checkout = checkoutOf(context, redirectTo);
   const order = checkout && {
     game: checkout.game.name,

@@ -55,9 +55,9 @@ export function afterSignIn(context: AppLoadContext, request: Request, redirectT
 }
 
 /** Profile routes: a guest goes to /auth?redirectTo=<full path> in their language. */
-export function requireUser(context: AppLoadContext, request: Request) {
+export function requireUser(context: AppLoadContext, url: URL) {
   if (context.auth) return context.auth;
-  throw redirect(`${localePath(context.locale, "/auth")}?redirectTo=${encodeURIComponent(selfPath(request))}`);
+  throw redirect(`${localePath(context.locale, "/auth")}?redirectTo=${encodeURIComponent(selfPath(url))}`);
 }
 
 /** Auth pages: a signed-in user goes to the profile. */
@@ -66,8 +66,8 @@ export function requireGuest(context: AppLoadContext, request: Request): void {
 }
 
 /** Every /{game}/profile page: an unknown game is a 404 (docs/product/routes.md#guards-and-redirects), a guest goes to sign in. */
-export function requireProfile(context: AppLoadContext, request: Request, params: { game?: string }) {
+export function requireProfile(context: AppLoadContext, url: URL, params: { game?: string }) {
   const game = context.services.catalog.cheatBySlug(params.game ?? "");
-  if (!game) notFound(request);
-  return { auth: requireUser(context, request), game };
+  if (!game) notFound(url);
+  return { auth: requireUser(context, url), game };
 }

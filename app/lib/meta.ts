@@ -20,15 +20,16 @@ export function stylesheets(...hrefs: string[]): () => LinkDescriptor[] {
 }
 
 /**
- * The path the browser asked for: a client-side navigation fetches "<path>.data", which is React
- * Router's business, not the visitor's.
+ * The path the browser asked for, from a loader's or action's `url` argument: React Router's
+ * normalized URL, without what is its business, not the visitor's (a client-side navigation's
+ * "<path>.data", its `_routes` and `index` parameters). The request itself comes as it came
+ * (`future.v8_passThroughRequests`, decision 0070): never read the page from `request.url`.
  */
-export function selfPath(request: Request, withSearch = true): string {
-  const url = new URL(request.url);
-  return url.pathname.replace(/\.data$/, "") + (withSearch ? url.search : "");
+export function selfPath(url: URL, withSearch = true): string {
+  return url.pathname + (withSearch ? url.search : "");
 }
 
 /** Throws the 404 (docs/product/routes.md#not-found-and-error-screens) with its message "Page Not Found: {path}". */
-export function notFound(request: Request): never {
-  throw new Response(`Page Not Found: ${selfPath(request, false)}`, { status: 404 });
+export function notFound(url: URL): never {
+  throw new Response(`Page Not Found: ${selfPath(url, false)}`, { status: 404 });
 }

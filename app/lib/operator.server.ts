@@ -7,8 +7,8 @@ import type { Operator, Permission } from "../../core/operators/index.ts";
 import { DomainError } from "../../core/shared/errors.ts";
 import { requireUser } from "./guards.server.ts";
 
-export function requireOperatorPage(context: AppLoadContext, request: Request, permission: Permission): Operator {
-  const auth = requireUser(context, request);
+export function requireOperatorPage(context: AppLoadContext, url: URL, permission: Permission): Operator {
+  const auth = requireUser(context, url);
   const { operators } = context.services;
   try {
     const operator = operators.authorize(auth);

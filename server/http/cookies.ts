@@ -47,6 +47,20 @@ export function cookieValue(header: string | null | undefined, name: string): st
 }
 
 /**
+ * Every cookie of a Cookie header, read once (the page-cache fast path wants several): the same
+ * rule as cookieValue for each — Hono's parser, the first valid pair of a name, a value holding a
+ * control character counted as absent.
+ */
+export function cookieJar(header: string | null | undefined): (name: string) => string | undefined {
+  if (!header) return () => undefined;
+  const all = parse(header);
+  return (name) => {
+    const value = all[name];
+    return value === undefined || hasControlCharacters(value) ? undefined : value;
+  };
+}
+
+/**
  * Whether a request carries credentials of any kind: a session or pre-2FA cookie, or an
  * Authorization header, valid or not. Such a request is never answered from the page cache and
  * what it renders is never stored there (issue 7: a Bearer-signed page was stored for every later

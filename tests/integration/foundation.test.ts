@@ -74,6 +74,11 @@ describe("languages and storefront pages", () => {
     // The root data of "/" (fetched as /_root.data) drives the alternates and the switcher.
     const root = await (await shop.request("/_root.data")).text();
     expect(root).toContain('"path","/"');
+    // Loaders get the request as it came (decision 0070): the page's query, which the language
+    // switcher keeps, is read from React Router's normalized url, without its `_routes`.
+    const withQuery = await (await shop.request("/en/dota2.data?_routes=root%2Cen%2Fgame&product=3")).text();
+    expect(withQuery).toContain('"search","?product=3"');
+    expect(withQuery).not.toContain("_routes");
   });
 
   it("gives crawlers the status in a line of text, not the error screen", async () => {

@@ -13,10 +13,10 @@ export const handle: RouteHandle = { hydrate: false };
 
 const FILTERS = ["actor", "target", "action"] as const;
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireOperatorPage(context, request);
+export async function loader({ context, request, url }: Route.LoaderArgs) {
+  requireOperatorPage(context, request, url);
   const { t, services } = context;
-  const { params, filter } = listQuery(request, FILTERS);
+  const { params, filter } = listQuery(url, FILTERS);
   const meta = { title: t("admin.audit.title"), description: t("admin.audit.title") };
   const parsed = AuditQuerySchema.safeParse(params);
   if (!parsed.success) return { filter, entries: [], nextCursor: null, error: t("admin.audit.filterInvalid"), meta };

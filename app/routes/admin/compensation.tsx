@@ -21,8 +21,8 @@ export const handle: RouteHandle = { hydrate: false };
 
 const CompensationForm = CompensationSchema.extend({ idempotency_key: z.uuid("validation.invalid") });
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  const operator = requireOperatorPage(context, request);
+export function loader({ context, request, url }: Route.LoaderArgs) {
+  const operator = requireOperatorPage(context, request, url);
   const { t, services } = context;
   return {
     allowed: may(operator.role, "compensate"),
@@ -35,8 +35,8 @@ export function loader({ context, request }: Route.LoaderArgs) {
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request }: Route.ActionArgs) {
-  const operator = requireOperatorPage(context, request);
+export async function action({ context, request, url }: Route.ActionArgs) {
+  const operator = requireOperatorPage(context, request, url);
   const submission = await readSubmission(context, request, CompensationForm);
   if (submission.status !== "success") return refuse(context, submission);
   const form = submission.value;

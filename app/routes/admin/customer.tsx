@@ -54,21 +54,21 @@ type Done = keyof typeof PERMISSION;
 const DONE = Object.keys(PERMISSION) as Done[];
 
 /** The customer's id from the path; anything else names nobody (404). */
-function customerId(request: Request, params: { id?: string }): number {
+function customerId(url: URL, params: { id?: string }): number {
   const parsed = IdTextSchema.safeParse(params.id);
-  if (!parsed.success) notFound(request);
+  if (!parsed.success) notFound(url);
   return parsed.data;
 }
 
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const operator = requireOperatorPage(context, request);
+export async function loader({ context, request, url, params }: Route.LoaderArgs) {
+  const operator = requireOperatorPage(context, request, url);
   const { t, services } = context;
-  const id = customerId(request, params);
+  const id = customerId(url, params);
   const detail = await services.admin.customers.detail(id, t).catch((error: unknown) => {
-    if (error instanceof Error && "code" in error && error.code === "not_found") notFound(request);
+    if (error instanceof Error && "code" in error && error.code === "not_found") notFound(url);
     throw error;
   });
-  const done = new URL(request.url).searchParams.get("done");
+  const done = url.searchParams.get("done");
   return {
     ...detail,
     /** What the operator's role may do here (docs/product/back-office.md#roles). */
@@ -83,9 +83,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-  const operator = requireOperatorPage(context, request);
-  const id = customerId(request, params);
+export async function action({ context, request, url, params }: Route.ActionArgs) {
+  const operator = requireOperatorPage(context, request, url);
+  const id = customerId(url, params);
   const { customers } = context.services.admin;
   const submission = await readSubmission(context, request, customerForms(context.services.settings.SHOP_CURRENCY));
   if (submission.status !== "success") return refuse(context, submission);
@@ -120,7 +120,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   } catch (error) {
     return refuse(context, submission, error);
   }
-  return redirect(`${selfPath(request, false)}?done=${form.intent}`);
+  return redirect(`${selfPath(url, false)}?done=${form.intent}`);
 }
 
 type Data = Route.ComponentProps["loaderData"];

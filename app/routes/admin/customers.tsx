@@ -16,10 +16,10 @@ import type { Route } from "./+types/customers.ts";
 
 export const handle: RouteHandle = { hydrate: false };
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireOperatorPage(context, request);
+export async function loader({ context, request, url }: Route.LoaderArgs) {
+  requireOperatorPage(context, request, url);
   const { t, services } = context;
-  const q = new URL(request.url).searchParams.get("q");
+  const q = url.searchParams.get("q");
   const meta = { title: t("admin.customers.title"), description: t("admin.customers.title") };
   const currency = services.settings.SHOP_CURRENCY;
   if (q === null) return { q: "", users: null, error: null, currency, meta };

@@ -30,32 +30,32 @@ export const handle: RouteHandle = { hydrate: false };
 const UploadFields = BuildFieldsSchema.extend({ reason: ReasonSchema });
 const CONSTRAINT = { file: { required: true }, version: { required: true, maxLength: 64 }, notes: { maxLength: 4000 }, reason: { required: true, maxLength: 500 } };
 
-function gameOf(context: Route.LoaderArgs["context"], request: Request) {
+function gameOf(context: Route.LoaderArgs["context"], url: URL) {
   const { catalog } = context.services;
-  const slug = new URL(request.url).searchParams.get("game");
+  const slug = url.searchParams.get("game");
   const games = catalog.cheats();
   return { games, game: (slug ? catalog.cheatBySlug(slug) : null) ?? games[0] ?? null };
 }
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireOperatorPage(context, request, "delivery");
-  const { games, game } = gameOf(context, request);
+export async function loader({ context, url }: Route.LoaderArgs) {
+  requireOperatorPage(context, url, "delivery");
+  const { games, game } = gameOf(context, url);
   const list = game ? await context.services.builds.list(game.id) : [];
   return {
     games: games.map((g) => ({ slug: g.slug, name: g.name })),
     game: game && { slug: game.slug, name: game.name },
     builds: list,
     maxMiB: Math.floor(context.services.settings.BUILD_MAX_BYTES / 1024 ** 2),
-    uploaded: new URL(request.url).searchParams.get("uploaded"),
+    uploaded: url.searchParams.get("uploaded"),
     meta: { title: context.t("delivery.admin.builds.title"), description: context.t("delivery.admin.title") },
   };
 }
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request }: Route.ActionArgs) {
-  const operator = requireOperatorPage(context, request, "delivery");
-  const { game } = gameOf(context, request);
+export async function action({ context, request, url }: Route.ActionArgs) {
+  const operator = requireOperatorPage(context, url, "delivery");
+  const { game } = gameOf(context, url);
   if (!game) throw new DomainError("not_found");
   const { builds, settings } = context.services;
   const answer = { raw: request, header: (name: string, value: string) => context.responseHeaders.set(name, value) };
@@ -80,7 +80,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     const { version, notes, reason } = checked.value;
     const build = await builds.publish(game.id, stored, { version, notes, fileName: upload.file.name }, { actorId: operator.id, ip: context.clientIp, reason });
-    const back = new URL(selfPath(request), "http://x");
+    const back = new URL(selfPath(url), "http://x");
     back.searchParams.set("uploaded", build.version);
     return redirect(back.pathname + back.search);
   } catch (error) {

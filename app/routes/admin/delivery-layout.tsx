@@ -14,8 +14,8 @@ import type { Route } from "./+types/delivery-layout.ts";
 export const links = stylesheets(accountStylesheet, commerceStylesheet, deliveryStylesheet);
 export const handle: RouteHandle = { hydrate: false };
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  requireOperatorPage(context, request, "delivery");
+export function loader({ context, url }: Route.LoaderArgs) {
+  requireOperatorPage(context, url, "delivery");
   return null;
 }
 

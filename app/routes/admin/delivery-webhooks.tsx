@@ -21,8 +21,8 @@ export const handle: RouteHandle = { hydrate: false };
 const ADD = { url: { required: true, maxLength: 2048 }, secret: { minLength: 16, maxLength: 200 }, events: { required: true, multiple: true }, reason: { required: true, maxLength: 500 } };
 const REASON = { reason: { required: true, maxLength: 500 } };
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireOperatorPage(context, request, "delivery");
+export async function loader({ context, url }: Route.LoaderArgs) {
+  requireOperatorPage(context, url, "delivery");
   return {
     endpoints: await context.services.webhooks.list(),
     eventTypes: [...WEBHOOK_EVENT_TYPES],
@@ -32,8 +32,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request }: Route.ActionArgs) {
-  const operator = requireOperatorPage(context, request, "delivery");
+export async function action({ context, request, url }: Route.ActionArgs) {
+  const operator = requireOperatorPage(context, url, "delivery");
   const submission = await readSubmission(context, request, WebhookForms);
   if (submission.status !== "success") return refuse(context, submission);
   const form = submission.value;

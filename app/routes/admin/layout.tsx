@@ -24,8 +24,8 @@ export const handle: RouteHandle = { hydrate: false };
 
 export const links = stylesheets(accountStylesheet, adminStylesheet, catalogueStylesheet);
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  const operator = requireOperatorPage(context, request);
+export function loader({ context, request, url }: Route.LoaderArgs) {
+  const operator = requireOperatorPage(context, request, url);
   return {
     operator: { email: operator.email, role: operator.role },
     stepUpUntil: stepUpState(context, operator),

@@ -26,36 +26,36 @@ const RequestKey = z.uuid("validation.invalid");
 
 export const handle: RouteHandle = { hydrate: false };
 
-async function paymentOf(context: Route.LoaderArgs["context"], request: Request, params: { id?: string }) {
+async function paymentOf(context: Route.LoaderArgs["context"], url: URL, params: { id?: string }) {
   const parsed = IdTextSchema.safeParse(params.id);
-  if (!parsed.success) notFound(request);
+  if (!parsed.success) notFound(url);
   try {
     return await context.services.admin.payments.byId(parsed.data);
   } catch (error) {
-    if (error instanceof DomainError && error.code === "not_found") notFound(request);
+    if (error instanceof DomainError && error.code === "not_found") notFound(url);
     throw error;
   }
 }
 
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const operator = requireOperatorPage(context, request);
-  const payment = await paymentOf(context, request, params);
+export async function loader({ context, request, url, params }: Route.LoaderArgs) {
+  const operator = requireOperatorPage(context, request, url);
+  const payment = await paymentOf(context, url, params);
   const { t } = context;
   return {
     payment,
     canRefund: may(operator.role, "refund") && (payment.status === "completed" || payment.status === "partially_refunded") && payment.amount > payment.refunded,
     stepUpUntil: stepUpState(context, operator),
     requestKey: crypto.randomUUID(),
-    refunded: new URL(request.url).searchParams.get("done") === "refund",
+    refunded: url.searchParams.get("done") === "refund",
     meta: { title: t("admin.payment.title", { id: payment.id }), description: t("admin.payments.title") },
   };
 }
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-  const operator = requireOperatorPage(context, request);
-  const payment = await paymentOf(context, request, params);
+export async function action({ context, request, url, params }: Route.ActionArgs) {
+  const operator = requireOperatorPage(context, request, url);
+  const payment = await paymentOf(context, url, params);
   const submission = await readSubmission(context, request, refundFormSchema(payment.currency).extend({ request_key: RequestKey }));
   if (submission.status !== "success") return refuse(context, submission);
   const form = submission.value;
@@ -66,7 +66,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   } catch (error) {
     return refuse(context, submission, error);
   }
-  return redirect(`${selfPath(request, false)}?done=refund`);
+  return redirect(`${selfPath(url, false)}?done=refund`);
 }
 
 export default function Payment({ loaderData: { payment, canRefund, stepUpUntil, requestKey, refunded }, actionData }: Route.ComponentProps) {

@@ -15,10 +15,10 @@ export const handle: RouteHandle = { hydrate: false };
 const PROVIDERS = ["paypal", "demo"] as const;
 const FILTERS = ["status", "provider", "from", "to"] as const;
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireOperatorPage(context, request);
+export async function loader({ context, request, url }: Route.LoaderArgs) {
+  requireOperatorPage(context, request, url);
   const { t, services } = context;
-  const { params, filter } = listQuery(request, FILTERS);
+  const { params, filter } = listQuery(url, FILTERS);
   const meta = { title: t("admin.payments.title"), description: t("admin.payments.title") };
   const statuses = [...PAYMENT_ORDER_STATUSES];
   const parsed = PaymentsQuerySchema.safeParse(params);

@@ -8,8 +8,8 @@ import type { Route } from "./+types/confirm-email.ts";
 
 export const handle: RouteHandle = { hydrate: false };
 
-export const loader = ({ context, request }: Route.LoaderArgs) =>
-  emailLinkData(context, request, "confirmEmail", (token) => context.services.accounts.confirmEmailChange(token), ["invalid_link", "email_taken"]);
+export const loader = ({ context, url }: Route.LoaderArgs) =>
+  emailLinkData(context, url, "confirmEmail", (token) => context.services.accounts.confirmEmailChange(token), ["invalid_link", "email_taken"]);
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 

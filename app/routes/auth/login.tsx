@@ -36,26 +36,26 @@ async function pendingTwoFa(context: Route.LoaderArgs["context"], request: Reque
   return found?.session.kind === "pre2fa" ? found : null;
 }
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { t } = context;
-  const page = guestFormPage(context, request, { title: t("auth.login.title"), description: t("auth.login.description") });
+  const page = guestFormPage(context, request, url, { title: t("auth.login.title"), description: t("auth.login.description") });
   return {
     ...page,
     step: (await pendingTwoFa(context, request)) ? ("code" as const) : ("password" as const),
-    notice: new URL(request.url).searchParams.get("notice"),
+    notice: url.searchParams.get("notice"),
   };
 }
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request }: Route.ActionArgs) {
+export async function action({ context, request, url }: Route.ActionArgs) {
   requireGuest(context, request);
   const submission = await readSubmission(context, request, LoginForms, { t: readCookie(request, "t") });
   if (submission.status !== "success") return refuse(context, submission);
   const form = submission.value;
   const { services } = context;
   const secure = services.settings.secureCookies;
-  const self = selfPath(request);
+  const self = selfPath(url);
   try {
     switch (form.intent) {
       case "cancel":

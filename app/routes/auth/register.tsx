@@ -23,10 +23,10 @@ export const handle: RouteHandle = { hydrate: false };
 /** The page names the referrer by its cookie only, never by a field. */
 const RegisterForm = RegisterSchema.omit({ referrer: true }).extend({ redirectTo: RedirectToSchema });
 
-export function loader({ context, request }: Route.LoaderArgs) {
+export function loader({ context, request, url }: Route.LoaderArgs) {
   const { t } = context;
   return {
-    ...guestFormPage(context, request, { title: t("auth.register.title"), description: t("auth.register.description") }),
+    ...guestFormPage(context, request, url, { title: t("auth.register.title"), description: t("auth.register.description") }),
     invited: Boolean(readCookie(request, "referrer")),
   };
 }

@@ -29,10 +29,9 @@ const ResetForms = z.discriminatedUnion("intent", [
   SetPasswordResetSchema.extend({ intent: z.literal("reset") }),
 ]);
 
-export function loader({ context, request }: Route.LoaderArgs) {
+export function loader({ context, request, url }: Route.LoaderArgs) {
   const { t } = context;
-  const page = guestFormPage(context, request, { title: t("auth.reset.title"), description: t("auth.reset.description") });
-  const url = new URL(request.url);
+  const page = guestFormPage(context, request, url, { title: t("auth.reset.title"), description: t("auth.reset.description") });
   const email = url.searchParams.get("email") ?? "";
   const code = /^\d{6}$/.test(url.searchParams.get("code") ?? "") ? url.searchParams.get("code")! : "";
   const step: Step = email && (code || url.searchParams.get("step") === "code") ? "code" : "request";

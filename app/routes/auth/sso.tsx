@@ -27,8 +27,7 @@ const SsoForm = SsoTicketSchema.extend({ redirectTo: RedirectToSchema });
 
 type Account = { email: string; username: string | null };
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   const ticket = url.searchParams.get("ticket") ?? "";
   const redirectTo = url.searchParams.get("redirectTo") ?? "";
   const { t, services, auth } = context;

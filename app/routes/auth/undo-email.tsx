@@ -21,8 +21,8 @@ export const handle: RouteHandle = { hydrate: false };
 
 const UndoForm = z.object({ token: LinkTokenSchema });
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const token = url.searchParams.get("token") ?? "";
   const { t, services } = context;
   const email = isLinkToken(token) ? ((await services.accounts.emailUndoTarget(token)) ?? null) : null;
   return { token: email ? token : "", email, meta: { title: t("auth.undoEmail.title"), description: t("auth.undoEmail.title") } };

@@ -10,7 +10,7 @@ import type { Route } from "./+types/verify-email.ts";
 
 export const handle: RouteHandle = { hydrate: false };
 
-export const loader = ({ context, request }: Route.LoaderArgs) => emailLinkData(context, request, "verifyEmail", (token) => context.services.accounts.verifyEmail(token), ["invalid_link"]);
+export const loader = ({ context, url }: Route.LoaderArgs) => emailLinkData(context, url, "verifyEmail", (token) => context.services.accounts.verifyEmail(token), ["invalid_link"]);
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 

@@ -14,8 +14,8 @@ import commerceStylesheet from "../../styles/commerce.css?url";
 
 export const links = stylesheets(accountStylesheet, commerceStylesheet);
 
-export function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, game: cheat } = requireProfile(context, request, params);
+export function loader({ context, request, url, params }: Route.LoaderArgs) {
+  const { auth, game: cheat } = requireProfile(context, url, params);
   const headers = new Headers({ "Cache-Control": "no-store" });
   if (readCookie(request, "game") !== cheat.slug) {
     headers.append("Set-Cookie", serializeCookie("game", cheat.slug, { maxAge: 365 * 24 * 3600, secure: context.services.settings.secureCookies }));

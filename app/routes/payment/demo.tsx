@@ -29,22 +29,22 @@ export const handle: RouteHandle = { hydrate: false };
 const DemoForms = z.discriminatedUnion("intent", [z.object({ intent: z.literal("pay") }), z.object({ intent: z.literal("cancel") })]);
 
 /** The signed-in user's demo order of ?order=, or the 404 page (also when the demo provider is off). */
-async function ownOrder(context: AppLoadContext, request: Request) {
+async function ownOrder(context: AppLoadContext, url: URL) {
   const { services } = context;
-  if (!services.demoProvider) notFound(request);
-  const auth = requireUser(context, request);
-  const orderId = new URL(request.url).searchParams.get("order") ?? "";
-  if (!DEMO_ORDER_ID.test(orderId)) notFound(request);
+  if (!services.demoProvider) notFound(url);
+  const auth = requireUser(context, url);
+  const orderId = url.searchParams.get("order") ?? "";
+  if (!DEMO_ORDER_ID.test(orderId)) notFound(url);
   try {
     return { auth, orderId, order: await services.payments.order(auth.user.id, orderId) };
   } catch (error) {
-    if (error instanceof DomainError && error.code === "not_found") notFound(request);
+    if (error instanceof DomainError && error.code === "not_found") notFound(url);
     throw error;
   }
 }
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const { orderId, order } = await ownOrder(context, request);
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const { orderId, order } = await ownOrder(context, url);
   const { t, services } = context;
   // What the order sells, as it was sold (its area's price and days), whatever the catalogue says now.
   const product = order.product;
@@ -62,8 +62,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request }: Route.ActionArgs) {
-  const { orderId } = await ownOrder(context, request);
+export async function action({ context, request, url }: Route.ActionArgs) {
+  const { orderId } = await ownOrder(context, url);
   const submission = await readSubmission(context, request, DemoForms);
   if (submission.status !== "success") return refuse(context, submission);
   const { services, locale } = context;

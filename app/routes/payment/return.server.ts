@@ -9,15 +9,14 @@ import { requireUser, storedGameProfile } from "../../lib/guards.server.ts";
 import { localePath } from "../../../i18n/locales.ts";
 import type { Outcome } from "./return-page.tsx";
 
-type LoaderArgs = { context: AppLoadContext; request: Request };
+type LoaderArgs = { context: AppLoadContext; request: Request; url: URL };
 
 /** The return page of a provider: its order captured (PayPal) or read back (BTCPay) for the signed-in buyer. */
-export async function returnPage({ context, request }: LoaderArgs, providerId: "paypal" | "btcpay") {
-  const auth = requireUser(context, request);
+export async function returnPage({ context, request, url }: LoaderArgs, providerId: "paypal" | "btcpay") {
+  const auth = requireUser(context, url);
   const { t, services, locale } = context;
   const payments = services.paymentsFor(providerId);
-  if (!payments) notFound(request);
-  const url = new URL(request.url);
+  if (!payments) notFound(url);
   const token = url.searchParams.get(providerId === "btcpay" ? "invoice" : "token") ?? "";
   const profile = storedGameProfile(context, request);
   const page = (outcome: Outcome, back = profile) => ({

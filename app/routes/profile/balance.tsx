@@ -37,11 +37,11 @@ type ReceiptRow = { id: number; number: string; createdAt: Date; lines: string[]
  * (docs/product/routes.md#failed-calls-in-the-browser). */
 type TransactionPage = { ok: true; rows: Row[]; done: boolean } | { ok: false; status: number; rows: Row[] };
 
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth } = requireProfile(context, request, params);
+export async function loader({ context, url, params }: Route.LoaderArgs) {
+  const { auth } = requireProfile(context, url, params);
   const { t, services } = context;
   const user = services.accounts.user(auth.user);
-  const before = new URL(request.url).searchParams.get("before");
+  const before = url.searchParams.get("before");
 
   // Deferred half: the transactions. Never fails the page: a failure is shown in place of the list.
   let page: TransactionPage;
@@ -106,8 +106,8 @@ type PageOnly = { page: TransactionPage };
  * catch it — a dead server, a 500 — answers a failed page, which the list turns into the
  * notification (docs/product/routes.md#failed-calls-in-the-browser) instead of the error screen. Redirects (a session that ended) still apply.
  */
-export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs): Promise<Awaited<ReturnType<typeof loader>> | PageOnly> {
-  if (!new URL(request.url).searchParams.has("before")) return serverLoader();
+export async function clientLoader({ url, serverLoader }: Route.ClientLoaderArgs): Promise<Awaited<ReturnType<typeof loader>> | PageOnly> {
+  if (!url.searchParams.has("before")) return serverLoader();
   try {
     return await serverLoader();
   } catch (error) {
@@ -118,8 +118,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data && "meta" in data ? data : undefined);
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-  const { auth } = requireProfile(context, request, params);
+export async function action({ context, request, url, params }: Route.ActionArgs) {
+  const { auth } = requireProfile(context, url, params);
   const { services, shoppingArea, locale } = context;
   const submission = await readSubmission(
     context,

@@ -12,8 +12,8 @@ import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import type { Route } from "./+types/overview.ts";
 
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, game } = requireProfile(context, request, params);
+export async function loader({ context, url, params }: Route.LoaderArgs) {
+  const { auth, game } = requireProfile(context, url, params);
   const { t, services } = context;
   const subscription = await services.subscriptions.forCheat(auth.user.id, game.id);
   return {

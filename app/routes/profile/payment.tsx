@@ -36,15 +36,15 @@ export const handle: RouteHandle = { hydrate: false };
 const PayForms = z.discriminatedUnion("intent", [z.object({ intent: z.literal("balance") }), z.object({ intent: z.enum(["paypal", "btcpay"]), use_balance: z.literal("on").optional() })]);
 
 /** The chosen product (has-active-product): one of the game's current products, else a redirect. */
-function chosenProduct(context: AppLoadContext, request: Request, gameId: number, gameSlug: string) {
-  const product = checkoutProduct(context, gameId, new URL(request.url).searchParams.get("product"));
+function chosenProduct(context: AppLoadContext, url: URL, gameId: number, gameSlug: string) {
+  const product = checkoutProduct(context, gameId, url.searchParams.get("product"));
   if (!product) throw redirect(localePath(context.locale, `/${gameSlug}/profile/subscription`));
   return product;
 }
 
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, game } = requireProfile(context, request, params);
-  const product = chosenProduct(context, request, game.id, game.slug);
+export async function loader({ context, url, params }: Route.LoaderArgs) {
+  const { auth, game } = requireProfile(context, url, params);
+  const product = chosenProduct(context, url, game.id, game.slug);
   const { t, services } = context;
   const user = services.accounts.user(auth.user);
   const subscription = await services.subscriptions.forCheat(auth.user.id, game.id);
@@ -63,9 +63,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-  const { auth, game } = requireProfile(context, request, params);
-  const product = chosenProduct(context, request, game.id, game.slug);
+export async function action({ context, request, url, params }: Route.ActionArgs) {
+  const { auth, game } = requireProfile(context, url, params);
+  const product = chosenProduct(context, url, game.id, game.slug);
   const submission = await readSubmission(context, request, PayForms);
   if (submission.status !== "success") return refuse(context, submission);
   const { services, shoppingArea, locale } = context;

@@ -7,13 +7,13 @@ import { readSubmission } from "../../lib/forms.server.ts";
 import { requireUser, safeRedirectPath, storedGameProfile } from "../../lib/guards.server.ts";
 import type { Route } from "./+types/redirect.ts";
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
+export function loader({ context, request, url }: Route.LoaderArgs) {
+  requireUser(context, url);
   throw redirect(storedGameProfile(context, request));
 }
 
-export async function action({ context, request }: Route.ActionArgs) {
-  const auth = requireUser(context, request);
+export async function action({ context, request, url }: Route.ActionArgs) {
+  const auth = requireUser(context, url);
   const submission = await readSubmission(context, request, MarkReadFormSchema);
   // The inbox's buttons post fixed fields: anything else came from no form of ours.
   if (submission.status !== "success") throw data("errors.validation_failed", { status: 400 });

@@ -9,8 +9,8 @@ import { pageMeta } from "../../lib/meta.ts";
 import { requireProfile } from "../../lib/guards.server.ts";
 import type { Route } from "./+types/referral.ts";
 
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth } = requireProfile(context, request, params);
+export async function loader({ context, url, params }: Route.LoaderArgs) {
+  const { auth } = requireProfile(context, url, params);
   const { t, services } = context;
   const summary = await services.referrals.summary(auth.user.id);
   return {

@@ -42,27 +42,27 @@ const SettingsForms = z.discriminatedUnion("intent", [
   DeleteAccountSchema.extend(task("delete")),
 ]);
 
-export function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth } = requireProfile(context, request, params);
+export function loader({ context, url, params }: Route.LoaderArgs) {
+  const { auth } = requireProfile(context, url, params);
   const { t, services } = context;
   return {
     user: services.accounts.user(auth.user),
     preferences: services.accounts.emailPreferences(auth.user),
-    notice: new URL(request.url).searchParams.get("notice"),
+    notice: url.searchParams.get("notice"),
     meta: { title: t("settings.title"), description: t("settings.title") },
   };
 }
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-  const { auth } = requireProfile(context, request, params);
+export async function action({ context, request, url, params }: Route.ActionArgs) {
+  const { auth } = requireProfile(context, url, params);
   const submission = await readSubmission(context, request, SettingsForms);
   if (submission.status !== "success") return refuse(context, submission);
   const form = submission.value;
   const { accounts, settings } = context.services;
   const userId = auth.user.id;
-  const back = (notice: string) => `${selfPath(request, false)}?notice=${notice}`;
+  const back = (notice: string) => `${selfPath(url, false)}?notice=${notice}`;
   try {
     switch (form.intent) {
       case "password": {

@@ -31,11 +31,11 @@ const PageForms = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("clear") }),
 ]);
 
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const { auth, game } = requireProfile(context, request, params);
+export async function loader({ context, url, params }: Route.LoaderArgs) {
+  const { auth, game } = requireProfile(context, url, params);
   const { t, services, shoppingArea } = context;
   const subscription = await services.subscriptions.forCheat(auth.user.id, game.id);
-  const notice = new URL(request.url).searchParams.get("notice");
+  const notice = url.searchParams.get("notice");
   const [licence, build] = await Promise.all([subscription ? services.licences.forCheat(auth.user.id, game.id) : null, services.builds.latest(game.id)]);
   return {
     game: { slug: game.slug, name: game.name },
@@ -58,12 +58,12 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-  const { auth, game } = requireProfile(context, request, params);
+export async function action({ context, request, url, params }: Route.ActionArgs) {
+  const { auth, game } = requireProfile(context, url, params);
   const submission = await readSubmission(context, request, PageForms);
   if (submission.status !== "success") return refuse(context, submission);
   const { subscriptions, licences, logger } = context.services;
-  const back = (notice: string) => `${selfPath(request, false)}?notice=${notice}`;
+  const back = (notice: string) => `${selfPath(url, false)}?notice=${notice}`;
   try {
     switch (submission.value.intent) {
       case "freeze":

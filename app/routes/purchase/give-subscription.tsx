@@ -27,11 +27,10 @@ export const handle: RouteHandle = { hydrate: false };
 
 const GiftForms = z.discriminatedUnion("intent", [GiftFormSchema.extend({ intent: z.literal("give") }), RedeemSchema.extend({ intent: z.literal("redeem") })]);
 
-export function loader({ context, request }: Route.LoaderArgs) {
-  const auth = requireUser(context, request);
+export function loader({ context, request, url }: Route.LoaderArgs) {
+  const auth = requireUser(context, url);
   const { t, services, shoppingArea } = context;
   const user = services.accounts.user(auth.user);
-  const url = new URL(request.url);
   const games = services.catalog.cheats().map((c) => ({
     slug: c.slug,
     name: c.name,
@@ -64,8 +63,8 @@ export function loader({ context, request }: Route.LoaderArgs) {
 
 export const meta = ({ data }: Route.MetaArgs) => pageMeta(data);
 
-export async function action({ context, request }: Route.ActionArgs) {
-  const auth = requireUser(context, request);
+export async function action({ context, request, url }: Route.ActionArgs) {
+  const auth = requireUser(context, url);
   const submission = await readSubmission(context, request, GiftForms);
   if (submission.status !== "success") return refuse(context, submission);
   const form = submission.value;

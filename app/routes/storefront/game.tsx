@@ -18,10 +18,10 @@ import type { Route } from "./+types/game.ts";
 
 export const links = stylesheets(contentStylesheet);
 
-export async function loader({ context, params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { services, shoppingArea, t, locale, auth } = context;
   const cheat = services.catalog.cheatBySlug(params.game ?? "");
-  if (!cheat?.visible) notFound(request);
+  if (!cheat?.visible) notFound(url);
   const content = services.catalog.gameContent(cheat.id, locale);
   const name = content?.name ?? cheat.name;
   // Critical: a guest's page is the same for everyone (and cached); a signed-in visitor's says

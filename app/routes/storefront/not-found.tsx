@@ -4,8 +4,8 @@ import type { RouteHandle } from "../../root.tsx";
 import { notFound } from "../../lib/meta.ts";
 import type { Route } from "./+types/not-found.ts";
 
-export function loader({ request }: Route.LoaderArgs) {
-  notFound(request);
+export function loader({ url }: Route.LoaderArgs) {
+  notFound(url);
 }
 
 /** Static page: served without client code (docs/decisions/0001-static-storefront.md). */

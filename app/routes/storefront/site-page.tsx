@@ -14,11 +14,11 @@ import type { Route } from "./+types/site-page.ts";
 
 export const links = stylesheets(contentStylesheet);
 
-export function loader({ context, request }: Route.LoaderArgs) {
+export function loader({ context, url }: Route.LoaderArgs) {
   const { services, locale, path } = context;
   const slug = path.slice(1);
   const page = isSitePage(slug) ? services.content.page(slug, locale) : undefined;
-  if (!page) notFound(request);
+  if (!page) notFound(url);
   return {
     slug: page.slug,
     title: page.title,
