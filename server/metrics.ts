@@ -16,7 +16,7 @@ type RequestSeries = { method: string; route: string; byStatus: Map<number, numb
 
 /**
  * The request count and latency histogram, kept by the shop itself and handed to prom-client's
- * registry as two metrics of its text format (decision 0071). prom-client's Counter and Histogram
+ * registry as two metrics of its text format (docs/decisions/0070-pass-through-requests-and-lighter-cache-hits.md). prom-client's Counter and Histogram
  * build, validate and hash a labels object on every call, which was 5 % of a page-cache hit's CPU;
  * here a request adds to the numbers of its (method, route) series, found by two Map lookups.
  */
