@@ -24,11 +24,10 @@ export default async function setup(project: TestProject) {
       await admin.connect();
       try {
         const { rows } = await admin.query<{ datname: string }>("select datname from pg_database where starts_with(datname, $1)", [testDatabasePrefix(name)]);
-        for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
+        for (const datname of [...rows.map((row) => row.datname), name]) await admin.query(`drop database if exists ${datname} with (force)`);
       } finally {
         await admin.end();
       }
-      await adminQuery(`drop database if exists ${name} with (force)`);
     };
   }
   const root = mkdtempSync(path.join(scratchDir(), "shop-test-template-"));

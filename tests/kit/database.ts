@@ -44,47 +44,51 @@ export type TestDatabaseOptions = {
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const migrated = options.migrated ?? true;
   if (options.forAnotherProcess && process.env.TEST_DATABASE !== "postgres") {
-    const dir = mkdtempSync(path.join(scratchDir(), "shop-test-pglite-"));
-    if (migrated) cpSync(inject("pgliteTemplate"), dir, { recursive: true });
+    const dir = pgliteFolder(migrated);
     return { url: `file:${dir}`, kind: "pglite", drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   if (migrated && !keptInUse) {
     keptInUse = true;
     try {
-      if (kept && (await schemaOf(kept)) !== kept.schema) {
-        // A file changed the schema (a trigger that makes writes fail, a table renamed): the next
-        // one gets a new copy.
-        await discard(kept);
+      const held = kept;
+      const emptied =
+        held &&
+        (await onDatabase(held, async (sql) => {
+          // A file changed the schema (a trigger that makes writes fail, a table renamed): the next
+          // one gets a new copy.
+          if ((await schemaOf(sql)) !== held.schema) return false;
+          await emptyToTemplate(held.kind, sql);
+          return true;
+        }));
+      if (held && !emptied) {
+        await discard(held);
         kept = undefined;
       }
       if (!kept) {
         const made = await makeDatabase(true);
-        kept = { ...made, schema: await schemaOf(made) };
-      } else {
-        await emptyToTemplate(kept);
+        kept = { ...made, schema: await onDatabase(made, schemaOf) };
       }
     } catch (error) {
       keptInUse = false;
       throw error;
     }
-    const unshare = kept.kind === "pglite" ? shareEmbedded(kept.url, kept.client) : () => {};
-    return {
-      url: kept.url,
-      kind: kept.kind,
-      drop: async () => {
-        unshare();
-        keptInUse = false;
-      },
-    };
+    return lend(kept, async () => {
+      keptInUse = false;
+    });
   }
   const made = await makeDatabase(migrated);
+  return lend(made, () => discard(made));
+}
+
+/** `made` as a file's database: shared under its URL (PGlite) until dropped, then `release`d. */
+function lend(made: MadeDatabase, release: () => Promise<void>): TestDatabase {
   const unshare = made.kind === "pglite" ? shareEmbedded(made.url, made.client) : () => {};
   return {
     url: made.url,
     kind: made.kind,
     drop: async () => {
       unshare();
-      await discard(made);
+      await release();
     },
   };
 }
@@ -100,9 +104,33 @@ async function discard(made: MadeDatabase): Promise<void> {
   }
 }
 
+/** Statements on a made database: one query's rows, or several statements run in one go. */
+type Sql = { rows<T>(statement: string): Promise<T[]>; run(statements: string[]): Promise<void> };
+
+/** `work` on `made`: through its PGlite, or one connection of its own to PostgreSQL. */
+async function onDatabase<T>(made: MadeDatabase, work: (sql: Sql) => Promise<T>): Promise<T> {
+  if (made.kind === "pglite") {
+    const { client } = made;
+    return work({
+      rows: async <R>(statement: string) => (await client.query<R>(statement)).rows,
+      run: async (statements) => void (await client.exec(statements.join(";\n"))),
+    });
+  }
+  const client = new pg.Client({ connectionString: made.url });
+  await client.connect();
+  try {
+    return await work({
+      rows: async <R>(statement: string) => (await client.query(statement)).rows as R[],
+      run: async (statements) => void (await client.query(statements.join(";\n"))),
+    });
+  } finally {
+    await client.end();
+  }
+}
+
 /** A digest of the database's schema: its relations, columns, constraints, triggers and functions. */
-async function schemaOf(made: MadeDatabase): Promise<string> {
-  const statement = `
+async function schemaOf(sql: Sql): Promise<string> {
+  const [row] = await sql.rows<{ digest: string }>(`
     with objects as (
       select format('r %s %s', c.oid::regclass, c.relkind) as o from pg_class c
         where c.relnamespace::regnamespace::text not in ('pg_catalog', 'information_schema', 'pg_toast')
@@ -115,15 +143,8 @@ async function schemaOf(made: MadeDatabase): Promise<string> {
       union all select format('f %s %s', p.oid::regprocedure, md5(p.prosrc)) from pg_proc p
         where p.pronamespace::regnamespace::text not in ('pg_catalog', 'information_schema')
     )
-    select md5(string_agg(o, E'\\n' order by o)) as digest from objects`;
-  if (made.kind === "pglite") return (await made.client.query<{ digest: string }>(statement)).rows[0]!.digest;
-  const client = new pg.Client({ connectionString: made.url });
-  await client.connect();
-  try {
-    return (await client.query<{ digest: string }>(statement)).rows[0]!.digest;
-  } finally {
-    await client.end();
-  }
+    select md5(string_agg(o, E'\\n' order by o)) as digest from objects`);
+  return row!.digest;
 }
 
 /** A database made for the tests: a PGlite folder (with the instance that has it open) or a PostgreSQL database. */
@@ -137,8 +158,7 @@ async function makeDatabase(migrated: boolean): Promise<MadeDatabase> {
   if (process.env.TEST_DATABASE !== "postgres") {
     // A folder, not memory://: the database outlives a restart of the shop on it. Kept open here,
     // and shared with what opens its URL (db/client.ts): one PGlite per folder.
-    const dir = mkdtempSync(path.join(scratchDir(), "shop-test-pglite-"));
-    if (migrated) cpSync(inject("pgliteTemplate"), dir, { recursive: true });
+    const dir = pgliteFolder(migrated);
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     const client = new PGlite(dir);
     await client.waitReady;
@@ -150,6 +170,13 @@ async function makeDatabase(migrated: boolean): Promise<MadeDatabase> {
   return { kind: "postgres", url: postgresDatabaseUrl(name), name };
 }
 
+/** A new PGlite data folder: a copy of the run's template, or empty. */
+function pgliteFolder(migrated: boolean): string {
+  const dir = mkdtempSync(path.join(scratchDir(), "shop-test-pglite-"));
+  if (migrated) cpSync(inject("pgliteTemplate"), dir, { recursive: true });
+  return dir;
+}
+
 /**
  * Makes the kept database what a fresh copy of the template is: its tables empty (the migrations
  * insert no rows; Drizzle's own journal, in schema "drizzle", stays), every sequence at its start,
@@ -159,35 +186,23 @@ async function makeDatabase(migrated: boolean): Promise<MadeDatabase> {
  * prepared statements stay: an opening prepares its own again under the same names
  * (db/pglite-statements.ts closes a name before parsing it).
  */
-async function emptyToTemplate(database: MadeDatabase): Promise<void> {
-  const tablesAndSequences = `
+async function emptyToTemplate(kind: MadeDatabase["kind"], sql: Sql): Promise<void> {
+  // A transaction a file left open (PGlite has one session) ends first; without one, a warning. On
+  // PostgreSQL the last file's sessions end.
+  if (kind === "pglite") await sql.run(["rollback"]);
+  else await sql.rows("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
+  const resets = await sql.rows<{ statement: string }>(`
     select 'truncate ' || coalesce(string_agg(format('%I.%I', schemaname, tablename), ', '), '') || ' restart identity cascade' as statement
       from pg_tables where schemaname not in ('pg_catalog', 'information_schema', 'drizzle')
     union all
     select format('alter sequence %I.%I restart', schemaname, sequencename)
-      from pg_sequences where schemaname not in ('pg_catalog', 'information_schema', 'drizzle')`;
+      from pg_sequences where schemaname not in ('pg_catalog', 'information_schema', 'drizzle')`);
   // The planner's statistics of the last file's rows would choose other plans (and row orders) than
   // a fresh copy's, which has none.
   const forgetStatistics =
     "delete from pg_statistic where starelid in (select oid from pg_class where relnamespace not in ('pg_catalog'::regnamespace, 'information_schema'::regnamespace, 'pg_toast'::regnamespace))";
-  if (database.kind === "pglite") {
-    const { client } = database;
-    // A transaction a file left open (there is one session) ends first; without one, a warning.
-    await client.exec("rollback");
-    const { rows } = await client.query<{ statement: string }>(tablesAndSequences);
-    const session = ["reset all", "unlisten *", "select pg_advisory_unlock_all()", "discard temp"];
-    await client.exec(["set session_replication_role = replica", ...rows.map((r) => r.statement), forgetStatistics, ...session].join(";\n"));
-    return;
-  }
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    await client.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()");
-    const { rows } = await client.query<{ statement: string }>(tablesAndSequences);
-    await client.query(["set session_replication_role = replica", ...rows.map((r) => r.statement), forgetStatistics].join(";\n"));
-  } finally {
-    await client.end();
-  }
+  const session = kind === "pglite" ? ["reset all", "unlisten *", "select pg_advisory_unlock_all()", "discard temp"] : [];
+  await sql.run(["set session_replication_role = replica", ...resets.map((r) => r.statement), forgetStatistics, ...session]);
 }
 
 /** How the names of one run's test databases start, from its template's name (one run, one template). */
