@@ -6,7 +6,7 @@
 // may be sent to another language, a path a route rule redirects) goes on to the app.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DEFAULT_LOCALE, splitLocale } from "../i18n/locales.ts";
-import { ACCESS_COOKIE, cookieJar, PRE2FA_COOKIE } from "./http/cookies.ts";
+import { carriesCredentials, cookieJar } from "./http/cookies.ts";
 import { pageViewCookies } from "./middleware/visitor.ts";
 import { requestIdOf, shoppingAreaResolver } from "./middleware/request-info.ts";
 import { securityHeaderList } from "./middleware/security-headers.ts";
@@ -41,8 +41,8 @@ export function pageCacheFastPath(services: Services, lookup: (pathname: string,
     if ((method !== "GET" && method !== "HEAD") || url.includes("?")) return false;
     // One parse of the Cookie header for every cookie read here.
     const cookie = cookieJar(req.headers.cookie);
-    // The same rule as the page handler's (carriesCredentials): credentials of any kind go to the app.
-    if (req.headers.authorization || cookie(ACCESS_COOKIE) !== undefined || cookie(PRE2FA_COOKIE) !== undefined) return false;
+    // The same rule as the page handler's: credentials of any kind go to the app.
+    if (carriesCredentials(cookie, req.headers.authorization)) return false;
     const localeCookie = cookie("locale");
     // "/" is Russian only for a visitor who chose it (docs/product/routes.md#language-detection):
     // anyone else may be sent to their language by host or browser, which the app decides.

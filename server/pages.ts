@@ -13,7 +13,7 @@ import type { HonoEnv, RequestInfo } from "./context.ts";
 import { formReply, unreadSubmission } from "./http/forms.ts";
 import type { Services } from "./services.ts";
 import { pageCsp, recaptchaCsp } from "./middleware/security-headers.ts";
-import { carriesCredentials } from "./http/cookies.ts";
+import { carriesCredentials, cookieJar } from "./http/cookies.ts";
 import { PAGE_SCRIPTS } from "./http/page-scripts.ts";
 import { LOCALES, type Locale } from "../i18n/locales.ts";
 
@@ -187,7 +187,7 @@ export function pageHandler(services: Services, build: ServerBuild) {
     const info = c.get("info");
     const context = { ...info, services, responseHeaders: new Headers() };
     const url = new URL(c.req.url);
-    const cacheable = c.req.method === "GET" && url.search === "" && !carriesCredentials(c.req.header("cookie"), c.req.header("authorization")) && isPublicPath(info.path);
+    const cacheable = c.req.method === "GET" && url.search === "" && !carriesCredentials(cookieJar(c.req.header("cookie")), c.req.header("authorization")) && isPublicPath(info.path);
     const key = cacheKey(url.pathname, info.shoppingArea);
     const prefetch = cacheable && isPrefetch(c.req.header("sec-purpose") ?? c.req.header("purpose"));
     const forPrefetch = (headers: Headers) => {

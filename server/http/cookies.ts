@@ -42,7 +42,11 @@ export function signOutCookies(secure: boolean): string[] {
  */
 export function cookieValue(header: string | null | undefined, name: string): string | undefined {
   if (!header) return undefined;
-  const value = parse(header, name)[name];
+  return usable(parse(header, name)[name]);
+}
+
+/** A parsed cookie value, or undefined when it holds a control character (see cookieValue). */
+function usable(value: string | undefined): string | undefined {
   return value === undefined || hasControlCharacters(value) ? undefined : value;
 }
 
@@ -54,18 +58,16 @@ export function cookieValue(header: string | null | undefined, name: string): st
 export function cookieJar(header: string | null | undefined): (name: string) => string | undefined {
   if (!header) return () => undefined;
   const all = parse(header);
-  return (name) => {
-    const value = all[name];
-    return value === undefined || hasControlCharacters(value) ? undefined : value;
-  };
+  return (name) => usable(all[name]);
 }
 
 /**
  * Whether a request carries credentials of any kind: a session or pre-2FA cookie, or an
  * Authorization header, valid or not. Such a request is never answered from the page cache and
  * what it renders is never stored there (issue 7: a Bearer-signed page was stored for every later
- * guest). Read by the page handler and the node:http fast path alike.
+ * guest). Read by the page handler and the node:http fast path alike; `cookie` reads the Cookie
+ * header (`cookieJar`).
  */
-export function carriesCredentials(cookie: string | null | undefined, authorization: string | null | undefined): boolean {
-  return Boolean(authorization) || cookieValue(cookie, ACCESS_COOKIE) !== undefined || cookieValue(cookie, PRE2FA_COOKIE) !== undefined;
+export function carriesCredentials(cookie: (name: string) => string | undefined, authorization: string | null | undefined): boolean {
+  return Boolean(authorization) || cookie(ACCESS_COOKIE) !== undefined || cookie(PRE2FA_COOKIE) !== undefined;
 }
