@@ -9,7 +9,7 @@
 // timeout; every answer is read through a Zod schema.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { ProviderError, WebhookRefused, toDecimal, type CreateOrderInput, type PaymentProvider, type ProviderAmount, type ProviderCapture, type WebhookAction } from "./provider.ts";
+import { ProviderError, WebhookRefused, noAnswer, toDecimal, type CreateOrderInput, type PaymentProvider, type ProviderAmount, type ProviderCapture, type WebhookAction } from "./provider.ts";
 
 export type BtcPayOptions = {
   url: string;
@@ -91,8 +91,7 @@ export function createBtcPay(options: BtcPayOptions): PaymentProvider {
     try {
       response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-      throw new ProviderError(timedOut ? "BTCPay did not answer in time" : `BTCPay unreachable: ${(error as Error).message}`);
+      throw noAnswer("BTCPay", error);
     }
     const text = await response.text();
     let json: unknown;

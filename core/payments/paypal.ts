@@ -7,7 +7,7 @@
 import { X509Certificate, verify, type KeyObject } from "node:crypto";
 import { crc32 } from "node:zlib";
 import { z } from "zod";
-import { ProviderError, WebhookRefused, type CreateOrderInput, type PaymentProvider, type ProviderCapture, type WebhookAction } from "./provider.ts";
+import { ProviderError, WebhookRefused, noAnswer, type CreateOrderInput, type PaymentProvider, type ProviderCapture, type WebhookAction } from "./provider.ts";
 
 /**
  * Webhook signatures (issue 7, point 13). The webhook endpoint is anonymous, so it must not be a way
@@ -161,8 +161,7 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
     try {
       return await fetch(apiBase.replace(/\/+$/, "") + path, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-      throw new ProviderError(timedOut ? "PayPal did not answer in time" : `PayPal unreachable: ${(error as Error).message}`);
+      throw noAnswer("PayPal", error);
     }
   }
 
@@ -235,7 +234,7 @@ export function createPayPal(options: PayPalOptions): PaymentProvider {
     try {
       response = await fetch(url, { headers: { accept: "application/x-pem-file, text/plain" }, redirect: "error", signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      throw new ProviderError(`PayPal certificate unreachable: ${(error as Error).message}`);
+      throw noAnswer("PayPal certificate", error);
     }
     if (!response.ok) throw new ProviderError(`PayPal certificate fetch failed (${response.status})`, response.status);
     const text = await response.text();

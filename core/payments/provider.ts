@@ -124,6 +124,19 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * A provider call that got no answer, as a ProviderError: "did not answer in time" for the
+ * timeout, else "unreachable" with the network's own reason (fetch says only "fetch failed"; the
+ * cause says ECONNRESET, ECONNREFUSED, a certificate error), for the operator reading the log.
+ */
+export function noAnswer(what: string, error: unknown): ProviderError {
+  const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+  if (timedOut) return new ProviderError(`${what} did not answer in time`);
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
+  const reason = cause ? `${(cause as Error & { code?: string }).code ?? cause.message}` : undefined;
+  return new ProviderError(`${what} unreachable: ${(error as Error).message}${reason ? ` (${reason})` : ""}`);
+}
+
 /** "1999" minor units → "19.99" (for a currency with 2 decimals). */
 export function toDecimal(minor: number, digits: number): string {
   if (digits === 0) return String(minor);

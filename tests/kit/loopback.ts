@@ -107,6 +107,11 @@ export async function startLoopback(options: LoopbackOptions): Promise<Loopback>
     incoming.on("data", (c: Buffer) => chunks.push(c));
     incoming.on("end", () => void answer(incoming, res, Buffer.concat(chunks).toString("utf8")));
   });
+  // Like the proxies in front of real providers (nginx keeps an idle connection 75 s), idle
+  // connections are left for the client to close: with node's 5 s default, the server could close
+  // a socket just as the shop's fetch (undici, 4 s idle) reused it on a busy machine, and the call
+  // failed with ECONNRESET.
+  server.keepAliveTimeout = 75_000;
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
