@@ -5,10 +5,11 @@
 // violation (at 1440 px, and at 390 px in Russian: AXE_PHONE_LOCALE), and no visible element is wider inside than its box (e2e/fixtures/axe.ts). Every
 // problem of every page is collected first and reported together, so one run names them all.
 //
-// One browser for the file; per test one context per size, reused from page to page.
+// One browser for the file; per survey (a language, signed out or in) one context per size, reused
+// from page to page, and three surveys at a time.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { Page } from "playwright-core";
 import { DEMO } from "../db/seed.ts";
 import { LANG_TAG, LOCALES, localePath, type Locale } from "../i18n/locales.ts";
@@ -19,8 +20,8 @@ import { tickRecaptcha } from "./fixtures/recaptcha.ts";
 import { overflowingElements, seriousViolations } from "./fixtures/axe.ts";
 
 const session = useBrowser();
-/** Forty-odd page loads with axe each: a busy CI machine needs minutes, not the project's 90 s. */
-const LONG = 360_000;
+/** Nearly two hundred page loads, most with axe: a busy CI machine needs minutes, not the project's 90 s. */
+const LONG = 600_000;
 const REPORTS = path.resolve(import.meta.dirname, "../test-results/pages");
 
 /** Fails with every problem listed, and keeps the list in test-results/pages/ (the diff may be cut short). */
@@ -123,6 +124,9 @@ async function survey(locale: Locale, visits: Visit[], signedIn: boolean): Promi
     const page = await session.newPage({ locale: LANG_TAG[locale] });
     await signIn(page, locale);
     storageState = await page.context().storageState();
+    // Closed as soon as done (the fixture's own close after the test is then a no-op): a survey's
+    // pages each hold a renderer, and the surveys of a run add up.
+    await page.context().close();
   }
   const found = await Promise.all(SIZES.map((size) => surveyAt(size, locale, visits, signedIn, storageState)));
   return found.flat();
@@ -146,34 +150,49 @@ async function surveyAt(size: (typeof SIZES)[number], locale: Locale, visits: Vi
     for (const o of await overflowingElements(page)) problems.push(`${where}: overflow: ${o}`);
     if (size.name === "1440" || locale === AXE_PHONE_LOCALE) for (const v of await seriousViolations(page)) problems.push(`${where}: axe: ${v}`);
   }
+  await page.context().close();
   return problems;
 }
 
-describe.each(["ru", "en"] as const)("every page in %s", (locale) => {
-  test(
-    "signed out: no console error, no serious axe violation, nothing overflowing at 1440 and 390 px",
-    async () => {
-      expectNone(await survey(locale, GUEST_PAGES, false), `${locale}-guest`);
-    },
-    LONG,
-  );
+type Survey = { locale: Locale; visits: Visit[]; signedIn: boolean };
 
-  test(
-    "signed in: no console error, no serious axe violation, nothing overflowing at 1440 and 390 px",
-    async () => {
-      expectNone(await survey(locale, USER_PAGES, true), `${locale}-user`);
-    },
-    LONG,
-  );
-});
+/**
+ * Runs the surveys, at most `atOnce` at a time, and returns every problem they found. A visit is
+ * mostly waiting (the document, the assets, hydration, the idle callback), and one survey's two
+ * pages leave most of the two cores idle; several surveys at once fill them
+ * (docs/decisions/0061-suite-speed.md).
+ */
+async function surveyAll(surveys: Survey[], atOnce: number): Promise<string[]> {
+  const queue = [...surveys];
+  const found: string[][] = [];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) found.push(await survey(next.locale, next.visits, next.signedIn));
+  };
+  await Promise.all(Array.from({ length: Math.min(atOnce, surveys.length) }, worker));
+  return found.flat();
+}
 
-describe.each(LOCALES.filter((l) => l !== "ru" && l !== "en"))("the main pages in %s", (locale) => {
-  test(
-    "home, a game, sign-in and the subscription: no console error, no serious axe violation, nothing overflowing",
-    async () => {
-      const problems = (await Promise.all([survey(locale, MAIN_GUEST, false), survey(locale, MAIN_USER, true)])).flat();
-      expectNone(problems, `${locale}-main`);
-    },
-    LONG,
-  );
-});
+/** Surveys running at the same time (two pages each: 1440 and 390 px). */
+const SURVEYS_AT_ONCE = 3;
+
+const OTHER_LOCALES = LOCALES.filter((l) => l !== "ru" && l !== "en");
+
+test(
+  `every page in ru and en, signed out and in, and the main pages (home, a game, sign-in, the subscription) in ${OTHER_LOCALES.join(", ")}: ` +
+    "no console error, no serious axe violation, nothing overflowing at 1440 and 390 px",
+  async () => {
+    // The longest first, so that the last ones to finish are short.
+    const surveys: Survey[] = [
+      ...(["ru", "en"] as const).flatMap((locale) => [
+        { locale, visits: USER_PAGES, signedIn: true },
+        { locale, visits: GUEST_PAGES, signedIn: false },
+      ]),
+      ...OTHER_LOCALES.flatMap((locale) => [
+        { locale, visits: MAIN_GUEST, signedIn: false },
+        { locale, visits: MAIN_USER, signedIn: true },
+      ]),
+    ];
+    expectNone(await surveyAll(surveys, SURVEYS_AT_ONCE), "every-page");
+  },
+  LONG,
+);
