@@ -4,7 +4,7 @@
 // test reads the page the way a person in that language does.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, test } from "vitest";
 import type { Page } from "playwright-core";
 import { totpAt } from "../core/accounts/totp.ts";
 import { screenshot, useBrowser } from "./fixtures/browser.ts";
@@ -30,7 +30,9 @@ async function latestMail(page: Page, to: string): Promise<string> {
   }
 }
 
-describe.each([
+// The two languages' journeys run at the same time (their own users; the fixture checks the
+// console when both are done): a journey is mostly waiting for pages and mails.
+describe.concurrent.each([
   { locale: "ru", prefix: "" },
   { locale: "en", prefix: "/en" },
 ])("account journey ($locale)", ({ locale, prefix }) => {
@@ -53,7 +55,8 @@ describe.each([
     await page.waitForURL(`**${prefix}/auth`);
   }
 
-  test("register, sign out and in, 2FA, reset by mailed code, sign in with the new password", async () => {
+  // The test's own `expect`: with two tests at once, the file's `expect.poll` would not know its test.
+  test("register, sign out and in, 2FA, reset by mailed code, sign in with the new password", async ({ expect }) => {
     const page = await session.newPage({ allowConsoleErrors: [/status of 4\d\d/] });
 
     // Register.

@@ -10,7 +10,7 @@
 // English one a newly registered user (no subscription: the purchase starts one).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect as fileExpect, test, type ExpectStatic } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { compileCatalog } from "../i18n/catalogs.ts";
 import { formatDate, formatMoney } from "../i18n/format.ts";
@@ -46,10 +46,17 @@ const ZONES = { ru: { id: "UTC", offset: 0 }, en: { id: "Asia/Tokyo", offset: 9 
 /** A zone neither journey runs in: the stale `tz` cookie of a buyer back from a trip. */
 const STALE_ZONE = "America/New_York";
 
-describe.each([
+// The two languages' journeys run at the same time (their own buyers and recipients; the fixture
+// checks the console when both are done): a journey is mostly waiting for pages.
+describe.concurrent.each([
   { locale: "ru" as const, prefix: "", buyer: "demo" as const },
   { locale: "en" as const, prefix: "/en", buyer: "new" as const },
 ])("commerce journey ($locale, $buyer user)", ({ locale, prefix, buyer }) => {
+  /**
+   * The journey's own `expect`, its test's from the moment it starts: with the two journeys at
+   * once, the file's `expect.poll` would not know which test it belongs to.
+   */
+  let expect: ExpectStatic = fileExpect;
   const t = catalog(locale);
   const zone = ZONES[locale];
   /** dd.MM.yyyy HH:mm and the zone's name, as the pages show dates in the buyer's zone. */
@@ -120,7 +127,8 @@ describe.each([
     return minorOf(await page.getByTestId("balance").innerText());
   }
 
-  test("top up with the demo provider, buy 30 days, freeze and unfreeze, give 7 days", async () => {
+  test("top up with the demo provider, buy 30 days, freeze and unfreeze, give 7 days", async (context) => {
+    expect = context.expect;
     const page = await session.newPage({ allowConsoleErrors: [/status of 4\d\d/], timezoneId: zone.id });
 
     // 1. Sign in (the demo user) or register (a new user).
