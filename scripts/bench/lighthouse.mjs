@@ -5,7 +5,7 @@
 // with the flags the browser tests use). The simulation multiplies the wall times of that real
 // load, so a page task that waits for a busy core counts as work: one run's score scatters with
 // the machine's load. Lighthouse's own advice on variance is the median of five runs on a quiet
-// machine (its docs/variability.md), which is what the verdict is: BENCH_LIGHTHOUSE_RUNS runs (5),
+// machine (the variability guide in Lighthouse's repository), which is what the verdict is: BENCH_LIGHTHOUSE_RUNS runs (5),
 // each in a new browser, every run's score and Total Blocking Time printed, the median score
 // judged. The bench's server has no reCAPTCHA key, so the page is measured without Google's widget
 // script, which a shop with a key loads from Google's servers (docs/product/accounts.md#recaptcha).
