@@ -96,6 +96,8 @@ const int = (n) => Math.round(n).toLocaleString("en-US");
 const ms = (n) => (n < 10 ? n.toFixed(1) : String(Math.round(n)));
 const cpuMs = (n) => (Number.isFinite(n) ? n.toFixed(n < 1 ? 3 : 2) : "–");
 const pct = (n) => (Number.isFinite(n) ? `${(n * 100).toFixed(n < 0.1 ? 1 : 0)}%` : "–");
+/** A verdict's own figure: one decimal, so that 49.7 % does not read as the 50 % it failed. */
+const pctExact = (n) => (Number.isFinite(n) ? `${(n * 100).toFixed(1)}%` : "–");
 
 function table(header, rows, rightAligned) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -462,8 +464,8 @@ async function run() {
       const { rps, cpu } = paired(v.target, v.of);
       ok = rps.median >= v.atLeast;
       detail =
-        `median of the rounds' req/s ratios ${pct(rps.median)} (rounds ${rounds(rps)}; medians ${int(s.rps)} / ${int(of.rps)} req/s); ` +
-        `by CPU per request ${pct(cpu.median)} (rounds ${rounds(cpu)}; medians ${cpuMs(of.cpu)} / ${cpuMs(s.cpu)} ms)`;
+        `median of the rounds' req/s ratios ${pctExact(rps.median)} (rounds ${rounds(rps)}; medians ${int(s.rps)} / ${int(of.rps)} req/s); ` +
+        `by CPU per request ${pctExact(cpu.median)} (rounds ${rounds(cpu)}; medians ${cpuMs(of.cpu)} / ${cpuMs(s.cpu)} ms)`;
     } else if (v.kind === "cpu-ratio") {
       const limit = v.atMost[databaseKind];
       // paired() reads CPU as baseline / target; this verdict is target / baseline, the inverse.
