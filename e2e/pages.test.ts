@@ -5,7 +5,7 @@
 // violation (at 1440 px, and at 390 px in Russian: AXE_PHONE_LOCALE), and no visible element is wider inside than its box (e2e/fixtures/axe.ts). Every
 // problem of every page is collected first and reported together, so one run names them all.
 //
-// One browser for the file; per survey (a language, signed out or in) one context per size, reused
+// One browser for the file; per survey (a language, signed out then in) one context per size, reused
 // from page to page, and three surveys at a time.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -112,30 +112,38 @@ async function signIn(page: Page, locale: Locale) {
   await page.waitForURL((u) => u.pathname.endsWith("/profile"));
 }
 
+/** A page of one size in a survey, with the 4xx console lines its visits expect. */
+type SurveyPage = { size: (typeof SIZES)[number]; page: Page; allowConsoleErrors: RegExp[] };
+
 /**
- * Opens each page at each size and returns what is wrong with them. Documents answered with an
- * expected 4xx are allowed their one console line ("the server responded with a status of 404").
- * The two sizes are two pages of their own, surveyed at the same time: most of a visit is waiting
- * for the network to be idle, which the other page's visit fills.
+ * A language's survey: its pages signed out, then signed in, at both sizes, and what is wrong with
+ * them. One context per size for the whole survey, signed in half-way through by the sign-in form
+ * at 1440 px (its cookies then given to the phone's context): a new context is a new renderer whose
+ * first page and first axe run pay for cold code, two to three seconds of CPU
+ * (docs/decisions/0061-suite-speed.md). The two sizes are surveyed at the same time: most of a visit
+ * is waiting, which the other page's visit fills.
  */
-async function survey(locale: Locale, visits: Visit[], signedIn: boolean): Promise<string[]> {
-  let storageState: PageOptions["storageState"];
-  if (signedIn) {
-    const page = await session.newPage({ locale: LANG_TAG[locale] });
-    await signIn(page, locale);
-    storageState = await page.context().storageState();
-    // Closed as soon as done (the fixture's own close after the test is then a no-op): a survey's
-    // pages each hold a renderer, and the surveys of a run add up.
-    await page.context().close();
+async function survey(locale: Locale, guestVisits: Visit[], userVisits: Visit[]): Promise<string[]> {
+  const pages: SurveyPage[] = [];
+  for (const size of SIZES) {
+    const allowConsoleErrors: RegExp[] = [];
+    pages.push({ size, page: await session.newPage({ ...size.options, locale: LANG_TAG[locale], allowConsoleErrors }), allowConsoleErrors });
   }
-  const found = await Promise.all(SIZES.map((size) => surveyAt(size, locale, visits, signedIn, storageState)));
+  const found = await Promise.all(pages.map((p) => surveyAt(p, locale, guestVisits, false)));
+  const [desktop, ...others] = pages;
+  await signIn(desktop!.page, locale);
+  const cookies = await desktop!.page.context().cookies();
+  for (const other of others) await other.page.context().addCookies(cookies);
+  found.push(...(await Promise.all(pages.map((p) => surveyAt(p, locale, userVisits, true)))));
+  // Closed as soon as done (the fixture's own close after the test is then a no-op): each holds a
+  // renderer, and the surveys of a run add up.
+  for (const { page } of pages) await page.context().close();
   return found.flat();
 }
 
-async function surveyAt(size: (typeof SIZES)[number], locale: Locale, visits: Visit[], signedIn: boolean, storageState: PageOptions["storageState"]): Promise<string[]> {
+/** Opens each page on `page` and returns what is wrong with them. */
+async function surveyAt({ size, page, allowConsoleErrors }: SurveyPage, locale: Locale, visits: Visit[], signedIn: boolean): Promise<string[]> {
   const problems: string[] = [];
-  const allowConsoleErrors: RegExp[] = [];
-  const page = await session.newPage({ ...size.options, locale: LANG_TAG[locale], allowConsoleErrors, storageState });
   for (const visit of visits) {
     const url = withLocale(locale, visit.path);
     const where = `${url} at ${size.name} px${signedIn ? ", signed in" : ""}`;
@@ -150,11 +158,10 @@ async function surveyAt(size: (typeof SIZES)[number], locale: Locale, visits: Vi
     for (const o of await overflowingElements(page)) problems.push(`${where}: overflow: ${o}`);
     if (size.name === "1440" || locale === AXE_PHONE_LOCALE) for (const v of await seriousViolations(page)) problems.push(`${where}: axe: ${v}`);
   }
-  await page.context().close();
   return problems;
 }
 
-type Survey = { locale: Locale; visits: Visit[]; signedIn: boolean };
+type Survey = { locale: Locale; guest: Visit[]; user: Visit[] };
 
 /**
  * Runs the surveys, at most `atOnce` at a time, and returns every problem they found. A visit is
@@ -166,13 +173,13 @@ async function surveyAll(surveys: Survey[], atOnce: number): Promise<string[]> {
   const queue = [...surveys];
   const found: string[][] = [];
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) found.push(await survey(next.locale, next.visits, next.signedIn));
+    for (let next = queue.shift(); next; next = queue.shift()) found.push(await survey(next.locale, next.guest, next.user));
   };
   await Promise.all(Array.from({ length: Math.min(atOnce, surveys.length) }, worker));
   return found.flat();
 }
 
-/** Surveys running at the same time (two pages each: 1440 and 390 px). */
+/** Surveys (languages) running at the same time, two pages each: 1440 and 390 px. */
 const SURVEYS_AT_ONCE = 3;
 
 const OTHER_LOCALES = LOCALES.filter((l) => l !== "ru" && l !== "en");
@@ -183,14 +190,8 @@ test(
   async () => {
     // The longest first, so that the last ones to finish are short.
     const surveys: Survey[] = [
-      ...(["ru", "en"] as const).flatMap((locale) => [
-        { locale, visits: USER_PAGES, signedIn: true },
-        { locale, visits: GUEST_PAGES, signedIn: false },
-      ]),
-      ...OTHER_LOCALES.flatMap((locale) => [
-        { locale, visits: MAIN_GUEST, signedIn: false },
-        { locale, visits: MAIN_USER, signedIn: true },
-      ]),
+      ...(["ru", "en"] as const).map((locale) => ({ locale, guest: GUEST_PAGES, user: USER_PAGES })),
+      ...OTHER_LOCALES.map((locale) => ({ locale, guest: MAIN_GUEST, user: MAIN_USER })),
     ];
     expectNone(await surveyAll(surveys, SURVEYS_AT_ONCE), "every-page");
   },
