@@ -165,9 +165,8 @@ type Survey = { locale: Locale; guest: Visit[]; user: Visit[] };
 
 /**
  * Runs the surveys, at most `atOnce` at a time, and returns every problem they found. A visit is
- * mostly waiting (the document, the assets, hydration, the idle callback), and one survey's two
- * pages leave most of the two cores idle; several surveys at once fill them
- * (docs/decisions/0061-suite-speed.md).
+ * mostly waiting (the document, the assets, hydration, the idle callback), which other surveys'
+ * visits fill (docs/decisions/0061-suite-speed.md).
  */
 async function surveyAll(surveys: Survey[], atOnce: number): Promise<string[]> {
   const queue = [...surveys];

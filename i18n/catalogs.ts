@@ -24,8 +24,13 @@ export type Catalogs = {
   url(locale: Locale): string;
 };
 
+/** A catalogue's file as written. */
+function catalogText(locale: Locale): string {
+  return readFileSync(path.join(dir, `${locale}.json`), "utf8");
+}
+
 export function readCatalog(locale: Locale): SourceCatalog {
-  return JSON.parse(readFileSync(path.join(dir, `${locale}.json`), "utf8")) as SourceCatalog;
+  return JSON.parse(catalogText(locale)) as SourceCatalog;
 }
 
 export function compileCatalog(locale: Locale, source: SourceCatalog = readCatalog(locale)): CompiledCatalog {
@@ -49,7 +54,7 @@ let lastLoaded: { sources: string; catalogs: Catalogs } | undefined;
  * test file of a worker), so the result is kept while the files' text is the same.
  */
 export function loadCatalogs(): Catalogs {
-  const texts = LOCALES.map((locale) => readFileSync(path.join(dir, `${locale}.json`), "utf8"));
+  const texts = LOCALES.map(catalogText);
   const sources = createHash("sha256").update(texts.join("\0")).digest("hex");
   if (lastLoaded?.sources !== sources) lastLoaded = { sources, catalogs: compileCatalogs(texts) };
   return lastLoaded.catalogs;

@@ -132,9 +132,9 @@ export class ProviderError extends Error {
 export function noAnswer(what: string, error: unknown): ProviderError {
   const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
   if (timedOut) return new ProviderError(`${what} did not answer in time`);
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
-  const reason = cause ? `${(cause as Error & { code?: string }).code ?? cause.message}` : undefined;
-  return new ProviderError(`${what} unreachable: ${(error as Error).message}${reason ? ` (${reason})` : ""}`);
+  const cause: (Error & { code?: string }) | undefined = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
+  const reason = cause ? ` (${cause.code ?? cause.message})` : "";
+  return new ProviderError(`${what} unreachable: ${(error as Error).message}${reason}`);
 }
 
 /** "1999" minor units → "19.99" (for a currency with 2 decimals). */
