@@ -142,24 +142,38 @@ function redisTransport(redis: Redis, logger: Logger): Transport {
       await redis.publish(CHANGE_CHANNEL, message);
     },
     async listen(onMessage, onReconnect) {
-      // A subscriber connection may queue its commands while it connects (the shop's own may not).
-      const sub = redis.duplicate({ enableOfflineQueue: true });
+      // A subscriber connection may queue its commands while it connects (the shop's own may not),
+      // and waits for Redis as long as it takes (no command timeout, no retry limit). It subscribes
+      // itself after every reconnect, where ioredis's own renewal is a command nobody awaits, whose
+      // failure would be an unhandled rejection, and an unhandled rejection ends the process.
+      const sub = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null, autoResubscribe: false });
       subscriber = sub;
-      let ready = false;
+      const subscribe = () => sub.subscribe(CHANGE_CHANNEL);
+      let connected = false;
       sub.on("message", (channel: string, message: string) => {
         if (channel === CHANGE_CHANNEL) onMessage(message);
       });
       sub.on("ready", () => {
-        if (ready) onReconnect();
-        ready = true;
+        if (!connected) {
+          connected = true;
+          return;
+        }
+        // Subscribed first, then everything reloaded: a change made in between is heard, not lost.
+        subscribe().then(onReconnect, (err: unknown) => {
+          if (subscriber === sub) logger.warn({ err }, "the change bus could not subscribe in Redis again");
+        });
       });
       sub.on("error", (err: Error) => logger.warn({ err }, "the change bus's Redis connection failed"));
       // Not awaited: a Redis that is down at the start must not hold the start (docs/decisions/0006-redis-down.md);
-      // the subscription is made when it answers, and ioredis renews it after every reconnect.
-      sub.subscribe(CHANGE_CHANNEL).catch((err: unknown) => logger.warn({ err }, "the change bus could not subscribe in Redis"));
+      // the subscription is made when it answers.
+      subscribe().catch((err: unknown) => {
+        if (subscriber === sub) logger.warn({ err }, "the change bus could not subscribe in Redis");
+      });
     },
     async close() {
-      await subscriber?.quit().catch(() => subscriber?.disconnect());
+      const sub = subscriber;
+      subscriber = undefined;
+      await sub?.quit().catch(() => sub.disconnect());
     },
   };
 }

@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createServer, type RequestListener } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import type { Logger } from "pino";
-import { Redis } from "ioredis";
+import { Redis, type RedisOptions } from "ioredis";
 import type { ServerBuild } from "react-router";
 import { openDatabase, type Database } from "../db/client.ts";
 import { retireDemoUser, seedCatalog, seedDemoUser } from "../db/seed.ts";
@@ -90,13 +90,7 @@ export async function bootServices(settings: Settings, options: { clock?: Clock;
  * its counters in PostgreSQL until Redis answers (docs/decisions/0006-redis-down.md).
  */
 async function connectRedis(url: string, logger: Logger): Promise<Redis> {
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 1000,
-    connectTimeout: 2000,
-    retryStrategy: (times) => Math.min(200 * times, 2000),
-  });
+  const redis = new Redis(url, REDIS_CLIENT_OPTIONS);
   let warned = false;
   redis.on("error", (err: Error) => {
     if (warned) return;
@@ -114,6 +108,15 @@ async function connectRedis(url: string, logger: Logger): Promise<Redis> {
   return redis;
 }
 const REDIS_START_WAIT_MS = 3000;
+
+/** The options of the shop's Redis client (connectRedis); the change bus's subscriber overrides some. */
+export const REDIS_CLIENT_OPTIONS = {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  commandTimeout: 1000,
+  connectTimeout: 2000,
+  retryStrategy: (times: number) => Math.min(200 * times, 2000),
+} satisfies RedisOptions;
 
 /** node:http's handler of the shop: page-cache hits on the fast path, everything else through the app. */
 export function requestListener(services: Services, app: ReturnType<typeof createApp>): RequestListener {

@@ -2,9 +2,11 @@
 // the embedded database with REDIS_URL, Redis pub/sub carries a change to every other bus — each
 // reloads what the change names, and none applies its own notice twice; without Redis (and off
 // PostgreSQL) a change applies in its own process only.
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createChangeBus, type ChangeBus } from "../../server/changes.ts";
+import { REDIS_CLIENT_OPTIONS } from "../../server/main.ts";
 import type { Db } from "../../db/client.ts";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -38,10 +40,10 @@ afterAll(async () => {
   }
 });
 
-async function until(check: () => boolean) {
+async function until(check: () => boolean, ms = 2000) {
   const started = Date.now();
   while (!check()) {
-    if (Date.now() - started > 2000) throw new Error("not within 2 s");
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -70,5 +72,79 @@ describe("the change bus", () => {
     expect(a.bus.transport).toBe("local");
     await a.bus.publish("catalog");
     expect(a.seen).toEqual({ catalog: 1, content: 0, route_rules: 0 });
+  });
+});
+
+/**
+ * A TCP proxy to Redis that can drop every connection through it and, once `slowSubscribe` is set,
+ * holds Redis's answers on a connection for `holdMs` after that connection sends SUBSCRIBE.
+ */
+async function redisProxy(target: URL, holdMs: number) {
+  const sockets = new Set<Socket>();
+  const knobs = { slowSubscribe: false };
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    sockets.add(client).add(upstream);
+    let holdUntil = 0;
+    client.on("data", (chunk) => {
+      if (knobs.slowSubscribe && /subscribe/i.test(chunk.toString("latin1"))) holdUntil = Date.now() + holdMs;
+      upstream.write(chunk);
+    });
+    upstream.on("data", (chunk) => {
+      const wait = holdUntil - Date.now();
+      if (wait > 0) setTimeout(() => client.writable && client.write(chunk), wait);
+      else client.write(chunk);
+    });
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      a.on("close", () => {
+        sockets.delete(a);
+        b.destroy();
+      });
+      a.on("error", () => {});
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    knobs,
+    dropAll: () => sockets.forEach((s) => s.destroy()),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("the change bus when Redis drops its connections", () => {
+  it("renews its subscription after a reconnect even when Redis answers slower than the shop's command timeout, leaving nothing unhandled", async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", record);
+    const proxy = await redisProxy(new URL(REDIS_URL), REDIS_CLIENT_OPTIONS.commandTimeout + 1000);
+    const { seen, targets } = counting();
+    // The shop's own client options (a command timeout, no retries), through the proxy.
+    const redis = new Redis(proxy.url, REDIS_CLIENT_OPTIONS);
+    const listening = createChangeBus({ db: {} as Db, databaseUrl: "memory://", databaseKind: "pglite", redis, targets, logger: quiet });
+    try {
+      await new Promise<void>((resolve) => redis.once("ready", () => resolve()));
+      await listening.start();
+      const other = await bus(true);
+      await until(() => seen.content > 0 || (void other.bus.publish("content"), false));
+
+      proxy.knobs.slowSubscribe = true;
+      const reloads = seen.content;
+      proxy.dropAll();
+      // Everything is reloaded once the subscription is renewed (content changes only that way here).
+      await until(() => seen.content > reloads, 10_000);
+      const heard = seen.catalog;
+      await until(() => seen.catalog > heard || (void other.bus.publish("catalog"), false));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", record);
+      await listening.close();
+      redis.disconnect();
+      await proxy.close();
+    }
   });
 });
