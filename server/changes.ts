@@ -171,9 +171,9 @@ function redisTransport(redis: Redis, logger: Logger): Transport {
       });
     },
     async close() {
-      const sub = subscriber;
+      // Disconnected, not QUIT: a QUIT would wait in the offline queue, as long as Redis is away.
+      subscriber?.disconnect();
       subscriber = undefined;
-      await sub?.quit().catch(() => sub.disconnect());
     },
   };
 }
