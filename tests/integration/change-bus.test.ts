@@ -2,11 +2,11 @@
 // the embedded database with REDIS_URL, Redis pub/sub carries a change to every other bus — each
 // reloads what the change names, and none applies its own notice twice; without Redis (and off
 // PostgreSQL) a change applies in its own process only.
-import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createChangeBus, type ChangeBus } from "../../server/changes.ts";
 import { REDIS_CLIENT_OPTIONS } from "../../server/main.ts";
+import { startFreezeProxy } from "../kit/freeze-proxy.ts";
 import type { Db } from "../../db/client.ts";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -75,53 +75,12 @@ describe("the change bus", () => {
   });
 });
 
-/**
- * A TCP proxy to Redis that can drop every connection through it and, once `slowSubscribe` is set,
- * holds Redis's answers on a connection for `holdMs` after that connection sends SUBSCRIBE.
- */
-async function redisProxy(target: URL, holdMs: number) {
-  const sockets = new Set<Socket>();
-  const knobs = { slowSubscribe: false };
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port || 6379), target.hostname);
-    sockets.add(client).add(upstream);
-    let holdUntil = 0;
-    client.on("data", (chunk) => {
-      if (knobs.slowSubscribe && /subscribe/i.test(chunk.toString("latin1"))) holdUntil = Date.now() + holdMs;
-      upstream.write(chunk);
-    });
-    upstream.on("data", (chunk) => {
-      const wait = holdUntil - Date.now();
-      if (wait > 0) setTimeout(() => client.writable && client.write(chunk), wait);
-      else client.write(chunk);
-    });
-    for (const [a, b] of [
-      [client, upstream],
-      [upstream, client],
-    ] as const) {
-      a.on("close", () => {
-        sockets.delete(a);
-        b.destroy();
-      });
-      a.on("error", () => {});
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    knobs,
-    dropAll: () => sockets.forEach((s) => s.destroy()),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe("the change bus when Redis drops its connections", () => {
   it("renews its subscription after a reconnect even when Redis answers slower than the shop's command timeout, leaving nothing unhandled", async () => {
     const unhandled: unknown[] = [];
     const record = (reason: unknown) => unhandled.push(reason);
     process.on("unhandledRejection", record);
-    const proxy = await redisProxy(new URL(REDIS_URL), REDIS_CLIENT_OPTIONS.commandTimeout + 1000);
+    const proxy = await startFreezeProxy(REDIS_URL);
     const { seen, targets } = counting();
     // The shop's own client options (a command timeout, no retries), through the proxy.
     const redis = new Redis(proxy.url, REDIS_CLIENT_OPTIONS);
@@ -132,9 +91,12 @@ describe("the change bus when Redis drops its connections", () => {
       const other = await bus(true);
       await until(() => seen.content > 0 || (void other.bus.publish("content"), false));
 
-      proxy.knobs.slowSubscribe = true;
+      // Redis restarts, and answers the listener's new SUBSCRIBE after the shop's command timeout.
+      proxy.freezeAfter(/subscribe/i);
       const reloads = seen.content;
-      proxy.dropAll();
+      proxy.drop();
+      await until(() => proxy.frozenByCommand, 10_000);
+      setTimeout(() => proxy.thaw(), REDIS_CLIENT_OPTIONS.commandTimeout + 1000);
       // Everything is reloaded once the subscription is renewed (content changes only that way here).
       await until(() => seen.content > reloads, 10_000);
       const heard = seen.catalog;
@@ -144,7 +106,7 @@ describe("the change bus when Redis drops its connections", () => {
       process.off("unhandledRejection", record);
       await listening.close();
       redis.disconnect();
-      await proxy.close();
+      await proxy.stop();
     }
   });
 });

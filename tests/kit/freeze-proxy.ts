@@ -1,28 +1,31 @@
-// A TCP proxy in front of PostgreSQL that a test can freeze: while frozen, no byte passes in either
-// direction on any connection, as when the server (or the network to it) hangs. It can also freeze
-// itself right after forwarding a COMMIT, so that the commit lands while its answer never comes.
+// A TCP proxy in front of a server (PostgreSQL, Redis) that a test can freeze: while frozen, no byte
+// passes in either direction on any connection, as when the server (or the network to it) hangs. It
+// can also freeze itself right after forwarding a command (a COMMIT, a SUBSCRIBE), so that the
+// command lands while its answer does not come until thawed, and drop every connection at once.
 import { createServer, connect, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 
 export type FreezeProxy = {
-  /** The database URL through the proxy. */
+  /** The server's URL through the proxy. */
   url: string;
   freeze(): void;
-  /** Freezes once the next COMMIT has been forwarded to the server. */
-  freezeAfterCommit(): void;
-  /** Whether a COMMIT triggered a freeze. */
-  readonly frozenByCommit: boolean;
+  /** Freezes once a chunk a client sends matching `command` (a COMMIT) has been forwarded to the server. */
+  freezeAfter(command: RegExp): void;
+  /** Whether a `freezeAfter` command triggered a freeze. */
+  readonly frozenByCommand: boolean;
   thaw(): void;
+  /** Closes every connection through the proxy at once, as a server restart would; new ones are taken. */
+  drop(): void;
   stop(): Promise<void>;
 };
 
-export async function startFreezeProxy(databaseUrl: string): Promise<FreezeProxy> {
-  const upstream = new URL(databaseUrl);
+export async function startFreezeProxy(serverUrl: string): Promise<FreezeProxy> {
+  const upstream = new URL(serverUrl);
   const host = upstream.hostname;
   const port = Number(upstream.port || 5432);
   let frozen = false;
-  let armed = false;
-  let frozenByCommit = false;
+  let armed: RegExp | undefined;
+  let frozenByCommand = false;
   const held: (() => void)[] = [];
   const sockets = new Set<Socket>();
 
@@ -44,9 +47,9 @@ export async function startFreezeProxy(databaseUrl: string): Promise<FreezeProxy
     }
     client.on("data", (chunk: Buffer) => {
       pass(server, chunk);
-      if (armed && !frozen && /\bcommit\b/i.test(chunk.toString("latin1"))) {
-        armed = false;
-        frozenByCommit = true;
+      if (armed && !frozen && armed.test(chunk.toString("latin1"))) {
+        armed = undefined;
+        frozenByCommand = true;
         frozen = true;
       }
     });
@@ -62,20 +65,23 @@ export async function startFreezeProxy(databaseUrl: string): Promise<FreezeProxy
     server.on("close", () => (frozen ? held.push(() => client.destroy()) : client.destroy()));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const through = new URL(databaseUrl);
+  const through = new URL(serverUrl);
   through.hostname = "127.0.0.1";
   through.port = String((server.address() as AddressInfo).port);
 
   return {
     url: through.toString(),
     freeze: () => void (frozen = true),
-    freezeAfterCommit: () => void (armed = true),
-    get frozenByCommit() {
-      return frozenByCommit;
+    freezeAfter: (command) => void (armed = command),
+    get frozenByCommand() {
+      return frozenByCommand;
     },
     thaw() {
       frozen = false;
       for (const send of held.splice(0)) send();
+    },
+    drop() {
+      for (const s of sockets) s.destroy();
     },
     async stop() {
       for (const s of sockets) s.destroy();

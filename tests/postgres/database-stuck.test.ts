@@ -88,9 +88,9 @@ describe("a stuck PostgreSQL", () => {
 
   it("answers 503 when the server freezes while the purchase commits; the retry returns the committed answer", async () => {
     const user = await buyer(1000);
-    proxy.freezeAfterCommit();
+    proxy.freezeAfter(/\bcommit\b/i);
     const frozen = await purchase(user.token, "freeze-1");
-    expect(proxy.frozenByCommit).toBe(true);
+    expect(proxy.frozenByCommand).toBe(true);
     expect(frozen.status).toBe(503);
     expect(frozen.body).toMatchObject({ status: false, code: "unavailable" });
     proxy.thaw();
