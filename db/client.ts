@@ -185,11 +185,11 @@ async function openPglite(url: string, options: DatabaseOptions): Promise<Databa
   // The hot paths' prepared statements parsed and planned once, as node-postgres does on PostgreSQL
   // (docs/decisions/0062-pglite-named-statements.md).
   useNamedStatements(client, db);
-  // Those statements planned once, for every execution. PostgreSQL's default ("auto") kept planning
-  // frontend/data's statement anew on each run, its custom plan looking cheaper than the generic
-  // one: 0.45 of its 0.70 ms of CPU here (docs/decisions/0075-pglite-generic-plans.md). The named
-  // statements are key lookups, whose plan no parameter value changes; unnamed ones are planned
-  // once per run whatever this says.
+  // Those statements planned once, for every execution. Under PostgreSQL's default ("auto") some
+  // runs planned frontend/data's statement anew on every execution, its custom plan looking cheaper
+  // than the generic one: 0.70 ms of CPU against 0.25 in a micro-benchmark
+  // (docs/decisions/0075-pglite-generic-plans.md). The named statements are key lookups, whose plan
+  // no parameter value changes; unnamed ones are planned once per run whatever this says.
   await client.exec("set plan_cache_mode = force_generic_plan");
   await migrate(db as never, { migrationsFolder });
   await options.startup?.(db);

@@ -148,7 +148,15 @@ function redisTransport(redis: Redis, logger: Logger): Transport {
       // failure would be an unhandled rejection, and an unhandled rejection ends the process.
       const sub = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null, autoResubscribe: false });
       subscriber = sub;
-      const subscribe = () => sub.subscribe(CHANGE_CHANNEL);
+      /** Subscribes; a failure is logged (unless the bus was closed meanwhile) and answers false. */
+      const subscribe = (failure: string) =>
+        sub.subscribe(CHANGE_CHANNEL).then(
+          () => true,
+          (err: unknown) => {
+            if (subscriber === sub) logger.warn({ err }, failure);
+            return false;
+          },
+        );
       let connected = false;
       sub.on("message", (channel: string, message: string) => {
         if (channel === CHANGE_CHANNEL) onMessage(message);
@@ -159,16 +167,12 @@ function redisTransport(redis: Redis, logger: Logger): Transport {
           return;
         }
         // Subscribed first, then everything reloaded: a change made in between is heard, not lost.
-        subscribe().then(onReconnect, (err: unknown) => {
-          if (subscriber === sub) logger.warn({ err }, "the change bus could not subscribe in Redis again");
-        });
+        void subscribe("the change bus could not subscribe in Redis again").then((subscribed) => subscribed && onReconnect());
       });
       sub.on("error", (err: Error) => logger.warn({ err }, "the change bus's Redis connection failed"));
       // Not awaited: a Redis that is down at the start must not hold the start (docs/decisions/0006-redis-down.md);
       // the subscription is made when it answers.
-      subscribe().catch((err: unknown) => {
-        if (subscriber === sub) logger.warn({ err }, "the change bus could not subscribe in Redis");
-      });
+      void subscribe("the change bus could not subscribe in Redis");
     },
     async close() {
       // Disconnected, not QUIT: a QUIT would wait in the offline queue, as long as Redis is away.
