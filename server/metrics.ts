@@ -104,6 +104,12 @@ export function createMetrics(options: { database: Database; processMetrics?: bo
       this.set({ state: "max" }, pool.max);
     },
   });
+  const ownRows = new Counter({
+    name: "shop_own_rows_total",
+    help: "Signed-in frontend/data answers by where the user's transactions and subscriptions came from: kept (this process had them at their version) or read.",
+    labelNames: ["source"],
+    registers: [registry],
+  });
   // Which process answered: with WEB_CONCURRENCY each worker has its own numbers.
   new Gauge({ name: "shop_process_info", help: "1, labelled with the answering process's id.", labelNames: ["pid"], registers: [registry] }).set({ pid: String(process.pid) }, 1);
 
@@ -117,6 +123,10 @@ export function createMetrics(options: { database: Database; processMetrics?: bo
     job(job: string, failed: boolean) {
       jobRuns.inc({ job });
       if (failed) jobFailures.inc({ job });
+    },
+    /** A signed-in frontend/data answer's own rows: kept in this process or read (docs/decisions/0076-own-rows-by-version.md). */
+    ownRows(source: "kept" | "read") {
+      ownRows.inc({ source });
     },
     text: () => registry.metrics(),
     contentType: registry.contentType,

@@ -24,6 +24,7 @@ import { createPurchases } from "../core/purchases/index.ts";
 import { createGifts } from "../core/gifts/index.ts";
 import { createStatistics } from "../core/statistics/index.ts";
 import { createRetention } from "../core/retention/index.ts";
+import { createOwnRows } from "../core/sessions/own-rows.ts";
 import { createRouteRules } from "../core/route-rules/index.ts";
 import { createReceipts } from "../core/receipts/index.ts";
 import { createPrivacy } from "../core/privacy/index.ts";
@@ -119,11 +120,19 @@ export function createServices(deps: { settings: Settings; database: Database; c
   const ledger = createLedger({ db, currency });
   const subscriptions = createSubscriptions({ db, clock, freezeMaxDays: settings.FREEZE_MAX_DAYS, freezeCooldownDays: settings.FREEZE_COOLDOWN_DAYS, outbox });
   /**
-   * frontend/data's session lookup, which reads the signed-in user's latest 10 transactions
-   * (docs/product/api.md#front-end-data) and subscriptions in the same statement: one round trip
-   * (docs/decisions/0056-signed-in-data-in-one-statement.md).
+   * frontend/data's session with the signed-in user's row, latest 10 transactions
+   * (docs/product/api.md#front-end-data) and subscriptions, those kept per process under their
+   * version: most requests read the session and the version alone
+   * (docs/decisions/0076-own-rows-by-version.md).
    */
-  const frontendDataSession = sessions.authenticateWith((userId) => ({ transactions: ledger.latestIn(userId, 10), subscriptions: subscriptions.listIn(userId) }), "session_lookup_frontend_data");
+  const frontendDataSession = createOwnRows({
+    db,
+    sessions,
+    fields: (userId) => ({ transactions: ledger.latestIn(userId, 10), subscriptionRows: subscriptions.rowsIn(userId) }),
+    name: "frontend_data_rows",
+    users: 10_000,
+    counted: metrics.ownRows,
+  });
   const referrals = createReferrals({
     db,
     ledger,

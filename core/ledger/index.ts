@@ -187,8 +187,8 @@ export function createLedger({ db, currency }: { db: Db; currency: string }) {
 
     /**
      * The user's latest `limit` transactions, newest first, as a fragment of a bigger statement
-     * (`userId` is the column or value naming the user there): frontend/data reads them in its
-     * session lookup (docs/decisions/0056-signed-in-data-in-one-statement.md).
+     * (`userId` is the column or value naming the user there): frontend/data reads them with their
+     * version and keeps them (docs/decisions/0076-own-rows-by-version.md).
      */
     latestIn(userId: SQLWrapper, limit: number) {
       const rows = sql`select * from ${transactions} where ${transactions.userId} = ${userId} order by ${transactions.id} desc limit ${limit}`;

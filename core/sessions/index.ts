@@ -3,6 +3,7 @@
 // An operator's full session lasts 12 hours (docs/product/back-office.md#roles); every full session
 // is a sign-in, where OWNER_EMAILS is applied (core/operators).
 import { and, eq, gt, isNull, ne, sql, type SQL } from "drizzle-orm";
+import type { SelectedFields } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../../db/client.ts";
 import { sessions, users } from "../../db/schema/index.ts";
 import { OPERATOR_SESSION_SECONDS, type Operators } from "../operators/index.ts";
@@ -25,23 +26,19 @@ export type SessionUser = typeof users.$inferSelect;
 
 export type Sessions = ReturnType<typeof createSessions>;
 
-/** What a session lookup returns: its session, its user and the values of the extra fields. */
-type LookupRow<Extra extends Record<string, SQL>> = { session: Omit<AuthSession, "kind"> & { kind: string }; user: SessionUser } & {
+/** What a session lookup returns: its session and the values of the extra fields. */
+type LookupRow<Extra extends Record<string, SQL>> = { session: Omit<AuthSession, "kind"> & { kind: string } } & {
   [K in keyof Extra]: Extra[K] extends SQL<infer T> ? T : never;
 };
-type PreparedLookup<Extra extends Record<string, SQL>> = { execute(values: { tokenHash: string; now: string }): Promise<LookupRow<Extra>[]> };
-/** A signed-in request's session and user, with the extra fields the lookup read (`authenticateWith`). */
-type Authenticated<Extra extends Record<string, SQL> = Record<never, SQL>> = Omit<LookupRow<Extra>, "session"> & { session: AuthSession };
+type Prepared<Row> = { execute(values: { tokenHash: string; now: string }): Promise<Row[]> };
+/** A signed-in request's session and user. */
+type Authenticated = { session: AuthSession; user: SessionUser };
 
 export function createSessions({ db, clock, operators }: { db: Db; clock: Clock; operators: Pick<Operators, "atSignIn"> }) {
-  /**
-   * The lookup of a signed-in request, prepared once: Drizzle builds its SQL once (building it was
-   * a quarter of a signed-in request's CPU) and PostgreSQL plans it once per connection. `extra`
-   * adds fields of the user's own rows to the same statement (`authenticateWith`).
-   */
-  function prepareLookup<Extra extends Record<string, SQL>>(extra: Extra, name: string): PreparedLookup<Extra> {
-    const prepared = db
-      .select({ session: { id: sessions.id, userId: sessions.userId, kind: sessions.kind, expiresAt: sessions.expiresAt, stepUpUntil: sessions.stepUpUntil }, user: users, ...extra })
+  /** The live session of a token, joined to its user (neither suspended nor deleted), with `fields`; prepared once as `name`. */
+  function prepareQuery(fields: SelectedFields, name: string) {
+    return db
+      .select({ session: { id: sessions.id, userId: sessions.userId, kind: sessions.kind, expiresAt: sessions.expiresAt, stepUpUntil: sessions.stepUpUntil }, ...fields })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(
@@ -55,19 +52,21 @@ export function createSessions({ db, clock, operators }: { db: Db; clock: Clock;
       )
       .limit(1)
       .prepare(name);
-    // Drizzle's result type of a field set still generic (Extra) does not resolve; it is this one.
-    return prepared as unknown as PreparedLookup<Extra>;
   }
 
-  /** The live session of a token with its user and the `extra` fields, or null. */
-  async function lookUp<Extra extends Record<string, SQL>>(lookup: PreparedLookup<Extra>, token: string): Promise<Authenticated<Extra> | null> {
+  /**
+   * The lookups of signed-in requests are prepared once: Drizzle builds their SQL once (building it
+   * was a quarter of a signed-in request's CPU) and PostgreSQL plans it once per connection.
+   */
+  const lookup = prepareQuery({ user: users }, "session_lookup") as unknown as Prepared<LookupRow<Record<never, SQL>> & { user: SessionUser }>;
+
+  /** The live session of a token with the values `lookup` read, or null. */
+  async function lookUp<Row extends LookupRow<Record<never, SQL>>>(lookup: Prepared<Row>, token: string): Promise<(Omit<Row, "session"> & { session: AuthSession }) | null> {
     if (!token || token.length > 200) return null;
     const [row] = await lookup.execute({ tokenHash: sha256(token), now: clock.now().toISOString() });
     if (!row) return null;
     return { ...row, session: { ...row.session, kind: row.session.kind as SessionKind } };
   }
-
-  const lookup = prepareLookup({}, "session_lookup");
 
   return {
     async create(userId: number, kind: SessionKind = "full", meta: { ip?: string; userAgent?: string } = {}, tx: Db | Tx = db): Promise<{ token: string; session: AuthSession }> {
@@ -101,12 +100,13 @@ export function createSessions({ db, clock, operators }: { db: Db; clock: Clock;
     },
 
     /**
-     * `authenticate` that also reads `extra(users.id)`, fields of the user's own rows, in the same
-     * statement: one round trip for a request that needs both (frontend/data,
-     * docs/decisions/0056-signed-in-data-in-one-statement.md). Prepared once, under `name`.
+     * `authenticate` without the user's row but with `extra(users.id)` in the same statement: for a
+     * caller that keeps the user's rows itself and reads here what tells whether its copy is
+     * current (core/sessions/own-rows.ts). Prepared once, under `name`.
      */
-    authenticateWith<Extra extends Record<string, SQL>>(extra: (userId: typeof users.id) => Extra, name: string) {
-      const lookup = prepareLookup(extra(users.id), name);
+    authenticateOnly<Extra extends Record<string, SQL>>(extra: (userId: typeof users.id) => Extra, name: string) {
+      // Drizzle's result type of a field set still generic (Extra) does not resolve; it is this one.
+      const lookup = prepareQuery(extra(users.id), name) as unknown as Prepared<LookupRow<Extra>>;
       return (token: string) => lookUp(lookup, token);
     },
 

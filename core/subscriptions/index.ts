@@ -2,7 +2,7 @@
 // subscription and restarts an expired one; freezing keeps the remaining time to the second;
 // unfreezing (by the user, or by itself after FREEZE_MAX_DAYS) sets expires_at = now + that time.
 // Every change locks the subscription's row, so parallel freezes or unfreezes act once.
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { jsonRows } from "../../db/json-rows.ts";
 import { subscriptions, users } from "../../db/schema/index.ts";
@@ -13,7 +13,9 @@ import { subscriptionEventData, type Outbox } from "../webhooks/outbox.ts";
 
 const DAY_MS = 86_400_000;
 
-type Row = typeof subscriptions.$inferSelect;
+/** A subscription as stored. */
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+type Row = SubscriptionRow;
 
 export type SubscriptionState = "active" | "frozen" | "expired";
 
@@ -156,12 +158,19 @@ export function createSubscriptions(deps: { db: Db; clock: Clock; freezeMaxDays:
     },
 
     /**
-     * What `list` answers, as a fragment of a bigger statement (`userId` is the column or value
-     * naming the user there): frontend/data reads it in its session lookup
-     * (docs/decisions/0056-signed-in-data-in-one-statement.md).
+     * The user's stored rows, as a fragment of a bigger statement (`userId` is the column or value
+     * naming the user there), for `viewAll` at the time of each answer: frontend/data keeps them
+     * between requests (docs/decisions/0076-own-rows-by-version.md), and their state, remaining
+     * seconds and freeze block change with time alone.
      */
-    listIn(userId: SQLWrapper) {
-      return jsonRows(subscriptions, sql`select * from ${subscriptions} where ${subscriptions.userId} = ${userId}`, subscriptions.cheatId, "asc", (row) => view(row));
+    rowsIn(userId: SQLWrapper): SQL<Row[]> {
+      return jsonRows(subscriptions, sql`select * from ${subscriptions} where ${subscriptions.userId} = ${userId}`, subscriptions.cheatId, "asc", (row) => row);
+    },
+
+    /** What `list` answers for rows of `rowsIn`, now. */
+    viewAll(rows: readonly Row[]): Subscription[] {
+      const now = clock.now();
+      return rows.map((row) => view(row, now));
     },
 
     /** The user's subscription to one game, or null when they never had one. */

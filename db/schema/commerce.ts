@@ -99,6 +99,24 @@ export const transactions = pgTable(
   ],
 );
 
+/**
+ * The version of a user's row, transactions and subscriptions: the sum of `n` over the user's rows,
+ * which grows by one for every row of theirs inserted or removed and by two for one changed. Written only by triggers on those
+ * three tables (migration 0013), which fold the user's earlier rows into the new one where no other
+ * transaction holds them, so a user has about one row and no writer ever waits on another. Read in
+ * the same statement as the rows it versions (docs/decisions/0076-own-rows-by-version.md).
+ */
+export const userDataChanges = pgTable(
+  "user_data_changes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    // No foreign key: a user's rows removed with the user still write here as they go.
+    userId: integer("user_id").notNull(),
+    n: bigint("n", { mode: "number" }).notNull(),
+  },
+  (t) => [index("user_data_changes_user").on(t.userId)],
+);
+
 export const PAYMENT_ORDER_KINDS = ["topup", "product"] as const;
 export type PaymentOrderKind = (typeof PAYMENT_ORDER_KINDS)[number];
 export const PAYMENT_ORDER_STATUSES = ["created", "approved", "completed", "partially_refunded", "refunded", "reversed", "failed"] as const;

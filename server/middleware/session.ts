@@ -28,9 +28,9 @@ export function bearerToken(c: Context<HonoEnv>): string | undefined {
 const STATIC_PATH = /^\/(assets\/|_i18n\/|healthz$|readyz$|favicon\.svg$|v2\/client\/|v2\/download\/)/;
 
 /**
- * Routes that look their session up themselves, in the statement that reads their data (one round
- * trip instead of two or three; docs/decisions/0056-signed-in-data-in-one-statement.md): the
- * middleware leaves them alone, and they sign the request in with `signIn`.
+ * Routes that look their session up themselves, in the statement that tells whether the user's
+ * rows they keep are current (docs/decisions/0076-own-rows-by-version.md): the middleware leaves
+ * them alone, and they sign the request in with `signIn`.
  */
 const OWN_SESSION_LOOKUP = new Set(["/v2/web/frontend/data"]);
 
