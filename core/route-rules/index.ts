@@ -143,7 +143,7 @@ export function createRouteRules({ db, publicUrl }: { db: Db; publicUrl: string 
     /**
      * The rules changed (here, or in the back office of this process): the table is dropped now
      * and read again by the next lookup; listeners (the page cache) are told. Another process
-     * learns of it through LISTEN/NOTIFY (docs/product/later.md#running-at-scale).
+     * learns of it through the change bus (docs/product/operations.md#change-bus).
      */
     changed,
 
