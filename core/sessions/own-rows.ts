@@ -68,7 +68,7 @@ export function createOwnRows<Fields extends Record<string, SQL>>({
     } else {
       counted?.("kept");
     }
-    // A copy of the user's row: the request may change its own (the time zone, server/middleware/session.ts).
-    return { session, user: { ...entry.user }, ...entry.rows };
+    // The kept objects themselves, shared by the requests of this version: read, never changed in place.
+    return { session, user: entry.user, ...entry.rows };
   };
 }

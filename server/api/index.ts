@@ -7,6 +7,7 @@ import { commerceRoutes } from "./commerce.ts";
 import { adminRoutes } from "./admin.ts";
 import { catalogueRoutes } from "./catalogue.ts";
 import { deliveryRoutes } from "./delivery.ts";
+import { NO_STORE } from "../http/envelope.ts";
 import { bearerToken, sessionToken, signIn } from "../middleware/session.ts";
 import { emailPreferencesDto, userDto } from "./wire/accounts.ts";
 import { productDto, subscriptionsDto, transactionDto } from "./wire/commerce.ts";
@@ -29,7 +30,8 @@ export function apiRoutes() {
   // Answers depend on the session or change state: never cached (docs/product/api.md#caching).
   api.use("*", async (c, next) => {
     await next();
-    if (isApiPath(c.req.path)) c.header("Cache-Control", "no-store");
+    // Most answers carry it already (`ok`, `failure`): setting it again would rebuild them.
+    if (isApiPath(c.req.path) && c.res.headers.get("Cache-Control") !== "no-store") c.header("Cache-Control", "no-store");
   });
 
   // The write limits ("other state-changing calls", docs/product/api.md#rate-limits) are taken for every request in
@@ -54,7 +56,8 @@ export function apiRoutes() {
     // docs/product/api.md#front-end-data: the Bearer token the request came with; null for the cookie alone, so that a page
     // script never reads the HttpOnly session.
     const accessToken = auth && bearerToken(c) === auth.token ? auth.token : null;
-    // The envelope `ok` (server/http/envelope.ts) writes, with the user's transactions as the JSON written once for as long as they are kept.
+    // The envelope `ok` (server/http/envelope.ts) writes, with the user's transactions as the JSON written once for as
+    // long as they are kept.
     const user = auth ? `${JSON.stringify(userDto(accounts.user(auth.user))).slice(0, -1)},"transactions":${transactionsJson(transactions)}}` : "null";
     const rest = JSON.stringify({
       email_preferences: auth ? emailPreferencesDto(accounts.emailPreferences(auth.user)) : null,
@@ -63,7 +66,7 @@ export function apiRoutes() {
       products: catalog.productsForArea(info.shoppingArea).map(productDto),
       subscriptions: subscriptionsDto(services.subscriptions.viewAll(subscriptionRows)),
     });
-    return c.body(`{"status":true,"access_token":${JSON.stringify(accessToken)},"user":${user},${rest.slice(1)}`, 200, { "Content-Type": "application/json" });
+    return c.body(`{"status":true,"access_token":${JSON.stringify(accessToken)},"user":${user},${rest.slice(1)}`, 200, { "Content-Type": "application/json", ...NO_STORE });
   });
 
   return api;

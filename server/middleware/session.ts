@@ -45,13 +45,12 @@ export function sessionToken(c: Context<HonoEnv>): string | undefined {
  */
 export async function signIn(c: Context<HonoEnv>, found: { session: AuthSession; user: SessionUser } | null, token: string): Promise<void> {
   if (!found || found.session.kind !== "full") return;
-  c.get("info").auth = { session: found.session, user: found.user, token };
   // The visitor's time zone, kept on the account for the times in mails (docs/product/routes.md#dates-and-amounts).
   const timeZone = cookieValue(c.req.header("cookie"), "tz");
-  if (isTimeZone(timeZone) && timeZone !== found.user.timeZone) {
-    await c.get("services").accounts.rememberTimeZone(found.user, timeZone);
-    found.user.timeZone = timeZone;
-  }
+  const moved = isTimeZone(timeZone) && timeZone !== found.user.timeZone;
+  if (moved) await c.get("services").accounts.rememberTimeZone(found.user, timeZone);
+  // A user's row may be one a process keeps for many requests (core/sessions/own-rows.ts): never changed in place.
+  c.get("info").auth = { session: found.session, user: moved ? { ...found.user, timeZone } : found.user, token };
 }
 
 export function session(): MiddlewareHandler<HonoEnv> {

@@ -19,6 +19,8 @@ async function frontendData(user: User): Promise<{ data: Data; source: "kept" | 
   const before = await counts();
   const answer = await shop.call("GET", "/v2/web/frontend/data", { token: user.token });
   expect(answer.status).toBe(200);
+  expect(answer.headers.get("cache-control")).toBe("no-store");
+  expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
   const after = await counts();
   const source = after.kept === before.kept + 1 && after.read === before.read ? "kept" : after.read === before.read + 1 && after.kept === before.kept ? "read" : null;
   if (!source) throw new Error(`neither kept nor read once: ${JSON.stringify({ before, after })}`);
