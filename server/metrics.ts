@@ -106,7 +106,7 @@ export function createMetrics(options: { database: Database; processMetrics?: bo
   });
   const ownRows = new Counter({
     name: "shop_own_rows_total",
-    help: "Signed-in frontend/data answers by where the user's transactions and subscriptions came from: kept (this process had them at their version) or read.",
+    help: "Signed-in frontend/data answers by where the user's row, transactions and subscriptions came from: kept (this process had them at their version) or read.",
     labelNames: ["source"],
     registers: [registry],
   });

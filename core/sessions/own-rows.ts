@@ -11,7 +11,7 @@ import { userDataChanges, users } from "../../db/schema/index.ts";
 import type { SessionUser, Sessions } from "./index.ts";
 
 /** The version of the user `userId`'s row, transactions and subscriptions (db/schema/commerce.ts, `userDataChanges`). */
-export function userDataVersion(userId: SQLWrapper): SQL<number> {
+function userDataVersion(userId: SQLWrapper): SQL<number> {
   return sql`(select coalesce(sum(${userDataChanges.n}), 0)::bigint from ${userDataChanges} where ${userDataChanges.userId} = ${userId})`.mapWith(Number);
 }
 

@@ -46,8 +46,8 @@ export function apiRoutes() {
   api.get("/v2/web/frontend/data", async (c) => {
     const { services, info } = { services: c.get("services"), info: c.get("info") };
     const { catalog, accounts } = services;
-    // The session middleware leaves this route alone: its lookup also reads the version of the user's transactions and
-    // subscriptions, which this process keeps by version (docs/decisions/0076-own-rows-by-version.md).
+    // The session middleware leaves this route alone: its lookup also reads the version of the user's row, transactions
+    // and subscriptions, which this process keeps by version (docs/decisions/0076-own-rows-by-version.md).
     const token = sessionToken(c);
     const found = token ? await services.frontendDataSession(token) : null;
     if (token) await signIn(c, found, token);

@@ -29,8 +29,7 @@ export function failure(c: Context<HonoEnv>, error: DomainError) {
   if (error.details.retryAfterSeconds !== undefined) {
     c.header("Retry-After", String(Math.max(1, Math.ceil(error.details.retryAfterSeconds))));
   }
-  c.header("Cache-Control", "no-store");
-  return c.json(body, error.status as ContentfulStatusCode);
+  return c.json(body, error.status as ContentfulStatusCode, NO_STORE);
 }
 
 /** Connection-level failures of the database: answered 503 `unavailable`, not 500. */
