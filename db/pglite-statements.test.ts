@@ -1,11 +1,14 @@
 // Drizzle's named prepared statements on PGlite run as named server-side statements
 // (db/pglite-statements.ts): the same rows as PGlite's own unnamed path, after errors too, and
-// never inside another caller's transaction.
+// never inside another caller's transaction. After its first execution a statement runs at once
+// while PGlite is idle (decision 0077): the tests run each statement at least twice.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { desc, eq, sql } from "drizzle-orm";
 import { openTestDatabase } from "../tests/kit/database.ts";
 import type { Database } from "./client.ts";
+import { protocol } from "@electric-sql/pglite";
 import { jsonRows } from "./json-rows.ts";
+import { bindExecuteSyncText } from "./pglite-statements.ts";
 import { transactions, users } from "./schema/index.ts";
 
 // db/ tests run in the pglite project only (vitest.config.ts): openTestDatabase gives a PGlite copy.
@@ -62,6 +65,15 @@ describe("named statements on PGlite", () => {
     const result = (await database.db.execute(sql`select name from pg_prepared_statements order by name`)) as unknown as { rows: { name: string }[] };
     return result.rows.map((r) => r.name);
   }
+
+  it("writes Bind, Execute and Sync as PGlite's serialiser does", () => {
+    const values = ["abc", null, "", "Ключ \u{1F511} — 键", "2026-05-06T07:08:09.010Z"];
+    const theirs = Buffer.concat([protocol.serialize.bind({ statement: "some_statement", values }), protocol.serialize.execute({}), protocol.serialize.sync()]);
+    expect(Buffer.from(bindExecuteSyncText("some_statement", values)!)).toEqual(theirs);
+    expect(Buffer.from(bindExecuteSyncText("s", [])!)).toEqual(Buffer.concat([protocol.serialize.bind({ statement: "s", values: [] }), protocol.serialize.execute({}), protocol.serialize.sync()]));
+    // Anything but text goes to PGlite's serialiser.
+    expect(bindExecuteSyncText("s", [new Uint8Array([1])])).toBeNull();
+  });
 
   it("gives the same rows as the unnamed path: numbers for bigint, Dates, nulls, jsonb, text", async () => {
     const { db } = database;
@@ -120,6 +132,85 @@ describe("named statements on PGlite", () => {
     expect(failure.cause?.code).toBe("22P02");
     expect(failure.cause?.message).toBe(unnamed.cause?.message);
     expect(await cast.execute({ n: "42" })).toEqual([{ n: 42 }]);
+  });
+
+  it("reports an error of a statement run at once as the unnamed path does, and leaves nothing half done", async () => {
+    const { db } = database;
+    const cast = db
+      .select({ n: sql<number>`${sql.placeholder("n")}::int` })
+      .from(users)
+      .where(eq(users.id, userId))
+      .prepare("test_cast_at_once");
+    // Prepared by its first execution; the next ones run at once.
+    expect(await cast.execute({ n: "1" })).toEqual([{ n: 1 }]);
+    const failure = (await cast.execute({ n: "x" }).catch((e: unknown) => e)) as { cause?: { code?: string; message?: string; query?: string } };
+    expect(failure.cause?.code).toBe("22P02");
+    expect(failure.cause?.message).toBe('invalid input syntax for type integer: "x"');
+    expect(failure.cause?.query).toContain("::int");
+    expect(await cast.execute({ n: "2" })).toEqual([{ n: 2 }]);
+    // A write refused by a constraint: no row changed, and the next one works.
+    const reference = db
+      .update(transactions)
+      .set({ reference: sql`${sql.placeholder("reference")}` })
+      .where(eq(transactions.id, sql.placeholder("id")))
+      .returning({ id: transactions.id })
+      .prepare("test_reference");
+    const [first, second] = await db.select({ id: transactions.id }).from(transactions).where(eq(transactions.userId, userId)).orderBy(transactions.id);
+    expect(await reference.execute({ id: first!.id, reference: "ref-a" })).toEqual([{ id: first!.id }]);
+    const duplicate = (await reference.execute({ id: second!.id, reference: "ref-a" }).catch((e: unknown) => e)) as { cause?: { code?: string } };
+    expect(duplicate.cause?.code).toBe("23505");
+    expect((await db.select({ reference: transactions.reference }).from(transactions).where(eq(transactions.id, second!.id)))[0]!.reference).toBeNull();
+    expect(await reference.execute({ id: second!.id, reference: "ref-b" })).toEqual([{ id: second!.id }]);
+  });
+
+  it("gives a statement's rows with the notices it raised, and long answers whole", async () => {
+    const { db } = database;
+    await db.execute(sql`create or replace function test_noisy(x int) returns int language plpgsql as $$ begin raise notice 'noisy %', x; return x; end $$`);
+    const noisy = db
+      .select({ v: sql<number>`test_noisy(${sql.placeholder("x")}::int)` })
+      .from(users)
+      .where(eq(users.id, userId))
+      .prepare("test_noisy");
+    expect(await noisy.execute({ x: 5 })).toEqual([{ v: 5 }]);
+    expect(await noisy.execute({ x: 6 })).toEqual([{ v: 6 }]);
+    // Far more than one buffer of PGlite's answer.
+    const series = db
+      .select({ n: sql<number>`g.n`, text: sql<string>`repeat('ж', g.n % 50)` })
+      .from(sql`generate_series(1, ${sql.placeholder("to")}::int) as g(n)`)
+      .prepare("test_series");
+    const unnamed = await db.select({ n: sql<number>`g.n`, text: sql<string>`repeat('ж', g.n % 50)` }).from(sql`generate_series(1, ${20_000}::int) as g(n)`);
+    expect(await series.execute({ to: 20_000 })).toEqual(unnamed);
+    expect(await series.execute({ to: 20_000 })).toEqual(unnamed);
+  });
+
+  it("keeps every caller's answer its own when named, unnamed and transactions interleave", async () => {
+    const { db } = database;
+    const echo = db
+      .select({ v: sql<number>`${sql.placeholder("v")}::int` })
+      .from(users)
+      .where(eq(users.id, userId))
+      .prepare("test_echo");
+    await echo.execute({ v: 0 });
+    const work = Array.from({ length: 60 }, (_, i) => {
+      if (i % 3 === 0) return echo.execute({ v: i }).then((rows) => rows[0]!.v);
+      if (i % 3 === 1) return db.execute(sql`select ${i}::int as v`).then((r) => (r as unknown as { rows: { v: number }[] }).rows[0]!.v);
+      return db.transaction(async (tx) => {
+        const [row] = await tx.execute(sql`select ${i}::int as v`).then((r) => (r as unknown as { rows: { v: number }[] }).rows);
+        // A named statement issued from inside the callback waits for this transaction's end.
+        const named = echo.execute({ v: -i });
+        return { row: row!.v, named };
+      });
+    });
+    const results = await Promise.all(work);
+    for (const [i, result] of results.entries()) {
+      if (i % 3 === 2) {
+        const { row, named } = result as { row: number; named: Promise<{ v: number }[]> };
+        expect(row).toBe(i);
+        expect((await named)[0]!.v).toBe(-i);
+      } else {
+        expect(result).toBe(i);
+      }
+    }
   });
 
   it("parses again when the server lost the statement", async () => {

@@ -1,8 +1,10 @@
 // Named server-side statements on the embedded database, for Drizzle's named prepared statements
 // (`.prepare(name)`) only: parsed and planned once, then each execution is Bind/Execute/Sync in one
 // call into PGlite, where PGlite's own `query` sends six protocol messages in six calls and parses,
-// analyses and plans the text every time (docs/decisions/0062-pglite-named-statements.md).
-import { parse, protocol, type messages as Messages, type PGlite, type QueryOptions, type Results } from "@electric-sql/pglite";
+// analyses and plans the text every time (docs/decisions/0062-pglite-named-statements.md). While no
+// caller is inside PGlite's locks, an execution runs at once, without a lock or a promise, and its
+// answer is read here (docs/decisions/0077-pglite-statements-at-once.md).
+import { MemoryFS, parse, protocol, type messages as Messages, type PGlite, type QueryOptions, type Results } from "@electric-sql/pglite";
 
 type BackendMessage = Messages.BackendMessage;
 import type { Db } from "./client.ts";
@@ -46,6 +48,102 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+const EXECUTE_SYNC = concat([protocol.serialize.execute({}), protocol.serialize.sync()]);
+
+/**
+ * Bind (unnamed portal, statement `name`, every parameter and column as text), Execute and Sync in
+ * one buffer: the bytes PGlite's `protocol.serialize` writes for text values, at a fraction of its
+ * cost (its writer grows and copies a buffer per message). Null when a value is not text.
+ */
+export function bindExecuteSyncText(name: string, values: unknown[]): Uint8Array | null {
+  let size = 4 + 1 + Buffer.byteLength(name) + 1 + 2 + 2 * values.length + 2 + 2;
+  for (const value of values) {
+    if (value === null) size += 4;
+    else if (typeof value === "string") size += 4 + Buffer.byteLength(value);
+    else return null;
+  }
+  const out = Buffer.allocUnsafe(1 + size + EXECUTE_SYNC.length);
+  let at = out.writeUInt8(0x42, 0); // 'B'
+  at = out.writeInt32BE(size, at);
+  at = out.writeUInt8(0, at); // the unnamed portal
+  at += out.write(name, at);
+  at = out.writeUInt8(0, at);
+  // A format per parameter, all text (0), as PGlite writes them.
+  at = out.writeInt16BE(values.length, at);
+  for (let i = 0; i < values.length; i++) at = out.writeInt16BE(0, at);
+  at = out.writeInt16BE(values.length, at);
+  for (const value of values) {
+    if (value === null) {
+      at = out.writeInt32BE(-1, at);
+    } else {
+      const text = value as string;
+      const length = Buffer.byteLength(text);
+      at = out.writeInt32BE(length, at);
+      at += out.write(text, at);
+    }
+  }
+  at = out.writeInt16BE(0, at); // no result formats: all text
+  out.set(EXECUTE_SYNC, at);
+  return out;
+}
+const utf8 = new TextDecoder();
+
+/** Backend message types of a plain answer to Bind/Execute/Sync (anything else is read by PGlite's parser). */
+const BIND_COMPLETE = 0x32; // '2'
+const DATA_ROW = 0x44; // 'D'
+const COMMAND_COMPLETE = 0x43; // 'C'
+const READY_FOR_QUERY = 0x5a; // 'Z'
+
+type Parsers = PGlite["parsers"];
+
+/**
+ * The result of an answer to Bind/Execute/Sync that holds only BindComplete, DataRows,
+ * CommandComplete and ReadyForQuery, built as PGlite's `parse.parseResults` builds it (the same
+ * fields, values, nulls, command and counts); null for any other answer (an error, a notice),
+ * which PGlite's own parser then reads.
+ */
+function plainResult(answer: Uint8Array, description: Messages.RowDescriptionMessage | null, parsers: Parsers, rowMode: QueryOptions["rowMode"]): Results | null {
+  const view = new DataView(answer.buffer, answer.byteOffset, answer.byteLength);
+  const fields = description ? description.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })) : [];
+  const rows: unknown[] = [];
+  let tag: string | null = null;
+  for (let at = 0; at < answer.length; ) {
+    const type = answer[at]!;
+    const end = at + 1 + view.getInt32(at + 1);
+    if (type === DATA_ROW) {
+      const count = view.getInt16(at + 5);
+      if (count !== fields.length) return null;
+      const values: unknown[] = new Array(count);
+      let p = at + 7;
+      for (let i = 0; i < count; i++) {
+        const length = view.getInt32(p);
+        p += 4;
+        if (length < 0) {
+          values[i] = null;
+        } else {
+          const text = utf8.decode(answer.subarray(p, p + length));
+          const oid = fields[i]!.dataTypeID;
+          const parser = parsers[oid];
+          values[i] = parser ? parser(text, oid) : text;
+          p += length;
+        }
+      }
+      rows.push(rowMode === "array" ? values : Object.fromEntries(fields.map((field, i) => [field.name, values[i]])));
+    } else if (type === COMMAND_COMPLETE) {
+      tag = utf8.decode(answer.subarray(at + 5, end - 1));
+    } else if (type !== BIND_COMPLETE && type !== READY_FOR_QUERY) {
+      return null;
+    }
+    at = end;
+  }
+  if (tag === null) return null;
+  const words = tag.split(" ");
+  const command = words[0]!;
+  const count = parseInt(words[words.length - 1]!, 10);
+  const affectedRows = ["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"].includes(command) ? count : 0;
+  return { rows, fields, command, affectedRows, ...(Number.isNaN(count) ? {} : { rowCount: count }) } as Results;
+}
+
 /**
  * Makes every named prepared statement of `db` (a Drizzle database on `client`) run as a named
  * server-side statement. Only `.prepare(name)` queries of `db` itself: a query without a name, or
@@ -55,6 +153,36 @@ function concat(parts: Uint8Array[]): Uint8Array {
 export function useNamedStatements(client: PGlite, db: Db): void {
   const byText = new Map<string, Statement>();
   const names = new Set<string>();
+
+  // How many callers are inside PGlite's locks now, counted while their work runs (awaited or
+  // not): every query, exec, transaction and listen of PGlite takes one of these two through its
+  // own method. At zero PGlite is idle, outside any open transaction and between any caller's
+  // protocol messages, so a statement may run at once.
+  let inside = 0;
+  const locks = client as unknown as Record<"_runExclusiveTransaction" | "_runExclusiveQuery", <T>(work: () => Promise<T>) => Promise<T>>;
+  for (const lock of ["_runExclusiveTransaction", "_runExclusiveQuery"] as const) {
+    const take = locks[lock].bind(client);
+    locks[lock] = (work) =>
+      take(async () => {
+        inside++;
+        try {
+          return await work();
+        } finally {
+          inside--;
+        }
+      });
+  }
+  // Only a file system with nothing to copy after a statement (memory, a directory through Node's
+  // fs) lets a statement end at once; PGlite's `syncToFs` is empty on both.
+  const syncFree = client.fs?.syncToFs === MemoryFS.prototype.syncToFs;
+  // A notification reaches PGlite's listeners through its own parser only: once anything listens
+  // (the shop does not: server/changes.ts), every statement takes PGlite's path.
+  let listening = false;
+  const listen = client.listen.bind(client);
+  client.listen = (...args) => {
+    listening = true;
+    return listen(...args);
+  };
 
   function statementFor(name: string, text: string): Statement {
     let statement = byText.get(text);
@@ -102,20 +230,55 @@ export function useNamedStatements(client: PGlite, db: Db): void {
     return merged;
   }
 
-  /** Bind/Execute/Sync of the prepared statement: its backend messages (the rows, the command tag). */
-  async function execute(statement: Statement, params: unknown[], options: QueryOptions | undefined): Promise<BackendMessage[]> {
-    if (!statement.ready) await prepare(statement, options);
-    // Serialised as PGlite's `query` does: by the parameter's type, else its text.
+  /** Bind/Execute/Sync of the prepared statement with `params`, serialised as PGlite's `query` does: by the parameter's type, else its text. */
+  function bindExecuteSync(statement: Statement, params: unknown[], options: QueryOptions | undefined): Uint8Array {
     const values = params.map((param, i) => {
       if (param === null || param === undefined) return null;
       const oid = statement.paramTypes[i]!;
       const serialize = options?.serializers?.[oid] ?? client.serializers[oid];
       return serialize ? serialize(param) : String(param);
     });
-    return client.execProtocolStream(concat([protocol.serialize.bind({ statement: statement.name, values: values as string[] }), protocol.serialize.execute({}), protocol.serialize.sync()]), {
-      syncToFs: false,
-      onNotice: options?.onNotice,
-    });
+    return bindExecuteSyncText(statement.name, values) ?? concat([protocol.serialize.bind({ statement: statement.name, values: values as string[] }), EXECUTE_SYNC]);
+  }
+
+  /** Bind/Execute/Sync of the prepared statement: its backend messages (the rows, the command tag). */
+  async function execute(statement: Statement, params: unknown[], options: QueryOptions | undefined): Promise<BackendMessage[]> {
+    if (!statement.ready) await prepare(statement, options);
+    return client.execProtocolStream(bindExecuteSync(statement, params, options), { syncToFs: false, onNotice: options?.onNotice });
+  }
+
+  /**
+   * The statement run at once when nothing stands in its way: PGlite idle (`inside` is zero, see
+   * above), the statement prepared, a file system with nothing to copy, nothing listening, no
+   * notice callback. The answer comes raw, unparsed (PGlite's own raw path parses every message and
+   * keeps them until its next `query`); a plain answer is read here, any other (an error, a notice)
+   * by PGlite's parser, with what `run` does with it. Null when it cannot run at once, or when a
+   * refused statement is to be prepared again (`run` does that, under the locks).
+   */
+  function runAtOnce<T>(statement: Statement, params: unknown[], options: QueryOptions | undefined): Results<T> | Promise<Results<T>> | null {
+    if (inside > 0 || listening || !statement.ready || !syncFree || !client.ready || options?.onNotice || options?.blob) return null;
+    const chunks: Uint8Array[] = [];
+    // Synchronous up to its end without `syncToFs`: the answer is all in `chunks` when it returns.
+    const done = client.execProtocolRawStream(bindExecuteSync(statement, params, options), { syncToFs: false, onRawData: (data) => chunks.push(data.slice()) });
+    const answer = chunks.length === 1 ? chunks[0]! : concat(chunks);
+    // No ReadyForQuery (its 6 bytes end every answer): PGlite itself failed; its promise holds the error.
+    if (answer.length < 6 || answer[answer.length - 6] !== READY_FOR_QUERY) return done.then(() => Promise.reject(new Error(`PGlite gave no answer to ${statement.name}`)));
+    const parsers = parsersOf(options);
+    const plain = plainResult(answer, statement.description as Messages.RowDescriptionMessage | null, parsers, options?.rowMode);
+    if (plain) return plain as Results<T>;
+    const messages: BackendMessage[] = [];
+    new protocol.Parser().parse(answer, (message) => messages.push(message));
+    const error = messages.find((message): message is Messages.DatabaseError => message instanceof protocol.messages.DatabaseError);
+    if (error) {
+      statement.ready = false;
+      // Refused before it ran (gone, or planned for an earlier shape): nothing happened; `run`
+      // prepares it again and runs it, as it does on its own path.
+      if (isStale(error)) return null;
+      Object.assign(error, { query: statement.text, params, queryOptions: options });
+      throw error;
+    }
+    const all = statement.description ? [statement.description, ...messages] : messages;
+    return parse.parseResults(all, parsers, options?.parsers ? { ...options, parsers: undefined } : options)[0] as Results<T>;
   }
 
   /** PGlite's `query`, with the statement's name instead of an unnamed Parse each time. */
@@ -162,9 +325,16 @@ export function useNamedStatements(client: PGlite, db: Db): void {
     if (name) {
       const statement = statementFor(name, query.sql);
       prepared.client = {
-        query: <T>(text: string, params?: unknown[], options?: QueryOptions) =>
+        query: <T>(text: string, params: unknown[] = [], options?: QueryOptions) => {
           // A blob (COPY) needs PGlite's own handling; Drizzle's prepared queries never send one.
-          text === statement.text && !options?.blob ? run<T>(statement, params, options) : client.query<T>(text, params, options),
+          if (text !== statement.text || options?.blob) return client.query<T>(text, params, options);
+          try {
+            const result = runAtOnce<T>(statement, params, options);
+            return result ? Promise.resolve(result) : run<T>(statement, params, options);
+          } catch (error) {
+            return Promise.reject(error);
+          }
+        },
       };
     }
     return prepared;

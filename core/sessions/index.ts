@@ -50,7 +50,7 @@ export function createSessions({ db, clock, operators }: { db: Db; clock: Clock;
           isNull(users.deletedAt),
         ),
       )
-      .limit(1)
+      // No LIMIT: the token's hash is unique (at most one row), and a LIMIT is one more parameter and plan node per lookup.
       .prepare(name);
   }
 
