@@ -70,7 +70,9 @@ describe("named statements on PGlite", () => {
     const values = ["abc", null, "", "Ключ \u{1F511} — 键", "2026-05-06T07:08:09.010Z"];
     const theirs = Buffer.concat([protocol.serialize.bind({ statement: "some_statement", values }), protocol.serialize.execute({}), protocol.serialize.sync()]);
     expect(Buffer.from(bindExecuteSyncText("some_statement", values)!)).toEqual(theirs);
-    expect(Buffer.from(bindExecuteSyncText("s", [])!)).toEqual(Buffer.concat([protocol.serialize.bind({ statement: "s", values: [] }), protocol.serialize.execute({}), protocol.serialize.sync()]));
+    expect(Buffer.from(bindExecuteSyncText("s", [])!)).toEqual(
+      Buffer.concat([protocol.serialize.bind({ statement: "s", values: [] }), protocol.serialize.execute({}), protocol.serialize.sync()]),
+    );
     // Anything but text goes to PGlite's serialiser.
     expect(bindExecuteSyncText("s", [new Uint8Array([1])])).toBeNull();
   });

@@ -107,7 +107,7 @@ function plainResult(answer: Uint8Array, description: Messages.RowDescriptionMes
   const fields = description ? description.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })) : [];
   const rows: unknown[] = [];
   let tag: string | null = null;
-  for (let at = 0; at < answer.length; ) {
+  for (let at = 0; at < answer.length;) {
     const type = answer[at]!;
     const end = at + 1 + view.getInt32(at + 1);
     if (type === DATA_ROW) {
@@ -144,6 +144,54 @@ function plainResult(answer: Uint8Array, description: Messages.RowDescriptionMes
   return { rows, fields, command, affectedRows, ...(Number.isNaN(count) ? {} : { rowCount: count }) } as Results;
 }
 
+/** What `lockState` counts on one PGlite instance. */
+type LockState = { inside: number; listening: boolean };
+const LOCK_STATE = Symbol.for("shop.pglite-statements.locks");
+
+/**
+ * How many callers are inside PGlite's locks now, counted while their work runs (awaited or not),
+ * and whether anything listens. Every query, exec, transaction and listen of PGlite takes one of
+ * its two locks through its own method: at zero PGlite is idle, outside any open transaction and
+ * between any caller's protocol messages, so a statement may run at once. A notification reaches
+ * PGlite's listeners through its own parser only: once anything listens (the shop does not:
+ * server/changes.ts), every statement takes PGlite's path.
+ *
+ * Counted once per PGlite instance, however many databases open it (the test kit's openings of
+ * one shared instance, db/client.ts `shareEmbedded`): the counting methods are the instance's
+ * own, calling its class's.
+ */
+function lockState(client: PGlite): LockState {
+  type Counted = Record<"_runExclusiveTransaction" | "_runExclusiveQuery", (work: () => Promise<unknown>) => Promise<unknown>> & {
+    listen: PGlite["listen"];
+    [LOCK_STATE]?: LockState;
+  };
+  const instance = client as unknown as Counted;
+  const existing = instance[LOCK_STATE];
+  if (existing) return existing;
+  const state: LockState = { inside: 0, listening: false };
+  const own = Object.getPrototypeOf(client) as Counted;
+  for (const lock of ["_runExclusiveTransaction", "_runExclusiveQuery"] as const) {
+    const take = own[lock];
+    instance[lock] = function (this: PGlite, work) {
+      return take.call(this, async () => {
+        state.inside++;
+        try {
+          return await work();
+        } finally {
+          state.inside--;
+        }
+      });
+    };
+  }
+  const listen = own.listen;
+  instance.listen = function (this: PGlite, ...args) {
+    state.listening = true;
+    return listen.apply(this, args);
+  };
+  instance[LOCK_STATE] = state;
+  return state;
+}
+
 /**
  * Makes every named prepared statement of `db` (a Drizzle database on `client`) run as a named
  * server-side statement. Only `.prepare(name)` queries of `db` itself: a query without a name, or
@@ -154,35 +202,10 @@ export function useNamedStatements(client: PGlite, db: Db): void {
   const byText = new Map<string, Statement>();
   const names = new Set<string>();
 
-  // How many callers are inside PGlite's locks now, counted while their work runs (awaited or
-  // not): every query, exec, transaction and listen of PGlite takes one of these two through its
-  // own method. At zero PGlite is idle, outside any open transaction and between any caller's
-  // protocol messages, so a statement may run at once.
-  let inside = 0;
-  const locks = client as unknown as Record<"_runExclusiveTransaction" | "_runExclusiveQuery", <T>(work: () => Promise<T>) => Promise<T>>;
-  for (const lock of ["_runExclusiveTransaction", "_runExclusiveQuery"] as const) {
-    const take = locks[lock].bind(client);
-    locks[lock] = (work) =>
-      take(async () => {
-        inside++;
-        try {
-          return await work();
-        } finally {
-          inside--;
-        }
-      });
-  }
+  const locks = lockState(client);
   // Only a file system with nothing to copy after a statement (memory, a directory through Node's
   // fs) lets a statement end at once; PGlite's `syncToFs` is empty on both.
   const syncFree = client.fs?.syncToFs === MemoryFS.prototype.syncToFs;
-  // A notification reaches PGlite's listeners through its own parser only: once anything listens
-  // (the shop does not: server/changes.ts), every statement takes PGlite's path.
-  let listening = false;
-  const listen = client.listen.bind(client);
-  client.listen = (...args) => {
-    listening = true;
-    return listen(...args);
-  };
 
   function statementFor(name: string, text: string): Statement {
     let statement = byText.get(text);
@@ -248,15 +271,15 @@ export function useNamedStatements(client: PGlite, db: Db): void {
   }
 
   /**
-   * The statement run at once when nothing stands in its way: PGlite idle (`inside` is zero, see
-   * above), the statement prepared, a file system with nothing to copy, nothing listening, no
+   * The statement run at once when nothing stands in its way: PGlite idle (no caller inside its
+   * locks, `lockState`), the statement prepared, a file system with nothing to copy, nothing listening, no
    * notice callback. The answer comes raw, unparsed (PGlite's own raw path parses every message and
    * keeps them until its next `query`); a plain answer is read here, any other (an error, a notice)
    * by PGlite's parser, with what `run` does with it. Null when it cannot run at once, or when a
    * refused statement is to be prepared again (`run` does that, under the locks).
    */
   function runAtOnce<T>(statement: Statement, params: unknown[], options: QueryOptions | undefined): Results<T> | Promise<Results<T>> | null {
-    if (inside > 0 || listening || !statement.ready || !syncFree || !client.ready || options?.onNotice || options?.blob) return null;
+    if (locks.inside > 0 || locks.listening || !statement.ready || !syncFree || !client.ready || options?.onNotice || options?.blob) return null;
     const chunks: Uint8Array[] = [];
     // Synchronous up to its end without `syncToFs`: the answer is all in `chunks` when it returns.
     const done = client.execProtocolRawStream(bindExecuteSync(statement, params, options), { syncToFs: false, onRawData: (data) => chunks.push(data.slice()) });

@@ -150,6 +150,11 @@ async function measure(request, pid) {
     body: request.body,
     connections: request.connections ?? settings.connections,
   };
+  if (request.sessions?.length > 1) {
+    // Each connection signed in by a session of its own (targets.mjs `sessions`), in turn.
+    let next = 0;
+    options.setupClient = (client) => client.setHeaders({ ...request.headers, Authorization: `Bearer ${request.sessions[next++ % request.sessions.length]}` });
+  }
   if (settings.warmup) await autocannon({ ...options, duration: settings.warmup });
   const cpuBefore = cpuSeconds(pid);
   const result = await autocannon({ ...options, duration: settings.duration });

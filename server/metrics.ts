@@ -4,7 +4,7 @@
 // (CPU, memory, event loop). One registry per process; every worker of WEB_CONCURRENCY answers for
 // itself, so Prometheus scrapes each worker (or each host) and sums.
 import { timingSafeEqual } from "node:crypto";
-import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Metric } from "prom-client";
 import type { Database } from "../db/client.ts";
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -110,6 +110,13 @@ export function createMetrics(options: { database: Database; processMetrics?: bo
     labelNames: ["source"],
     registers: [registry],
   });
+  const sessionLookups = new Histogram({
+    name: "shop_session_lookups_per_statement",
+    help: "Session lookups read together in one statement (the requests that arrived in one turn of the event loop), by the lookup's prepared statement.",
+    labelNames: ["statement"],
+    buckets: [1, 2, 4, 8, 16, 32, 64, 100],
+    registers: [registry],
+  });
   // Which process answered: with WEB_CONCURRENCY each worker has its own numbers.
   new Gauge({ name: "shop_process_info", help: "1, labelled with the answering process's id.", labelNames: ["pid"], registers: [registry] }).set({ pid: String(process.pid) }, 1);
 
@@ -127,6 +134,10 @@ export function createMetrics(options: { database: Database; processMetrics?: bo
     /** A signed-in frontend/data answer's own rows: kept in this process or read (docs/decisions/0076-own-rows-by-version.md). */
     ownRows(source: "kept" | "read") {
       ownRows.inc({ source });
+    },
+    /** One statement of session lookups: how many requests' tokens it read (docs/decisions/0078-session-lookups-together.md). */
+    sessionLookups(statement: string, tokens: number) {
+      sessionLookups.observe({ statement }, tokens);
     },
     text: () => registry.metrics(),
     contentType: registry.contentType,

@@ -62,7 +62,7 @@ export function createServices(deps: { settings: Settings; database: Database; c
   const content = createContent({ db });
   const audit = createAudit({ db, clock });
   const operators = createOperators({ db, clock, audit, ownerEmails: settings.OWNER_EMAILS });
-  const sessions = createSessions({ db, clock, operators });
+  const sessions = createSessions({ db, clock, operators, lookedUp: metrics.sessionLookups });
   // With Redis, its counters; while it fails, PostgreSQL's (docs/decisions/0006-redis-down.md).
   const counter = deps.redis
     ? failoverCounter(redisCounter(deps.redis), postgresCounter(db, clock), {

@@ -2,6 +2,7 @@
 // session is what a password sign-in of a 2FA user gets: good for confirmTwoFa alone, 10 minutes.
 // An operator's full session lasts 12 hours (docs/product/back-office.md#roles); every full session
 // is a sign-in, where OWNER_EMAILS is applied (core/operators).
+import DataLoader from "dataloader";
 import { and, eq, gt, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { SelectedFields } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../../db/client.ts";
@@ -30,43 +31,76 @@ export type Sessions = ReturnType<typeof createSessions>;
 type LookupRow<Extra extends Record<string, SQL>> = { session: Omit<AuthSession, "kind"> & { kind: string } } & {
   [K in keyof Extra]: Extra[K] extends SQL<infer T> ? T : never;
 };
-type Prepared<Row> = { execute(values: { tokenHash: string; now: string }): Promise<Row[]> };
 /** A signed-in request's session and user. */
 type Authenticated = { session: AuthSession; user: SessionUser };
 
-export function createSessions({ db, clock, operators }: { db: Db; clock: Clock; operators: Pick<Operators, "atSignIn"> }) {
-  /** The live session of a token, joined to its user (neither suspended nor deleted), with `fields`; prepared once as `name`. */
-  function prepareQuery(fields: SelectedFields, name: string) {
-    return db
-      .select({ session: { id: sessions.id, userId: sessions.userId, kind: sessions.kind, expiresAt: sessions.expiresAt, stepUpUntil: sessions.stepUpUntil }, ...fields })
+/** Tokens' lookups read together at most: a statement's array parameter stays small. */
+const TOGETHER_AT_MOST = 100;
+
+export function createSessions({
+  db,
+  clock,
+  operators,
+  lookedUp,
+}: {
+  db: Db;
+  clock: Clock;
+  operators: Pick<Operators, "atSignIn">;
+  /** Told of each statement of lookups: its name and how many tokens it read. */
+  lookedUp?: (statement: string, tokens: number) => void;
+}) {
+  /**
+   * The live session of each token of a request (Bearer header or cookie), joined to its user
+   * (neither suspended nor deleted), with `fields`, prepared once as `name`: Drizzle builds the SQL
+   * once (building it was a quarter of a signed-in request's CPU) and PostgreSQL plans it once per
+   * connection.
+   *
+   * The lookups of the requests that arrived together (in one turn of the event loop: the sockets
+   * that were readable at once) are one statement and one round trip, of all their tokens' hashes
+   * (docs/decisions/0078-session-lookups-together.md). Each request still reads its session after
+   * it arrived, in a statement of its own turn; nothing is kept from one turn to the next.
+   */
+  function lookUpTogether<Row extends LookupRow<Record<never, SQL>>>(fields: SelectedFields, name: string) {
+    const lookup = db
+      .select({
+        tokenHash: sessions.tokenHash,
+        session: { id: sessions.id, userId: sessions.userId, kind: sessions.kind, expiresAt: sessions.expiresAt, stepUpUntil: sessions.stepUpUntil },
+        ...fields,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(
         and(
-          eq(sessions.tokenHash, sql.placeholder("tokenHash")),
+          sql`${sessions.tokenHash} = any(${sql.placeholder("tokenHashes")}::text[])`,
           isNull(sessions.revokedAt),
           gt(sessions.expiresAt, sql`${sql.placeholder("now")}::timestamptz`),
           isNull(users.suspendedAt),
           isNull(users.deletedAt),
         ),
       )
-      // No LIMIT: the token's hash is unique (at most one row), and a LIMIT is one more parameter and plan node per lookup.
-      .prepare(name);
+      .prepare(name) as unknown as { execute(values: { tokenHashes: readonly string[]; now: string }): Promise<(Row & { tokenHash: string })[]> };
+    const together = new DataLoader<string, Row | null>(
+      async (hashes) => {
+        lookedUp?.(name, hashes.length);
+        const rows = await lookup.execute({ tokenHashes: hashes, now: clock.now().toISOString() });
+        // A hash is unique: one row at most per token, and the same row for a token asked twice.
+        const byHash = new Map<string, Row>(rows.map(({ tokenHash, ...row }) => [tokenHash, row as unknown as Row]));
+        return hashes.map((hash) => byHash.get(hash) ?? null);
+      },
+      // No cache: a lookup is never answered from an earlier one. setImmediate runs after the
+      // event loop has read every socket that was ready, so their requests are in one statement.
+      { cache: false, maxBatchSize: TOGETHER_AT_MOST, batchScheduleFn: (run) => setImmediate(run) },
+    );
+    /** The live session of a token with the values `fields` read, or null. */
+    return async (token: string): Promise<(Omit<Row, "session"> & { session: AuthSession }) | null> => {
+      if (!token || token.length > 200) return null;
+      const row = await together.load(sha256(token));
+      if (!row) return null;
+      return { ...row, session: { ...row.session, kind: row.session.kind as SessionKind } };
+    };
   }
 
-  /**
-   * The lookups of signed-in requests are prepared once: Drizzle builds their SQL once (building it
-   * was a quarter of a signed-in request's CPU) and PostgreSQL plans it once per connection.
-   */
-  const lookup = prepareQuery({ user: users }, "session_lookup") as unknown as Prepared<LookupRow<Record<never, SQL>> & { user: SessionUser }>;
-
-  /** The live session of a token with the values `lookup` read, or null. */
-  async function lookUp<Row extends LookupRow<Record<never, SQL>>>(lookup: Prepared<Row>, token: string): Promise<(Omit<Row, "session"> & { session: AuthSession }) | null> {
-    if (!token || token.length > 200) return null;
-    const [row] = await lookup.execute({ tokenHash: sha256(token), now: clock.now().toISOString() });
-    if (!row) return null;
-    return { ...row, session: { ...row.session, kind: row.session.kind as SessionKind } };
-  }
+  const authenticate = lookUpTogether<LookupRow<Record<never, SQL>> & { user: SessionUser }>({ user: users }, "session_lookup");
 
   return {
     async create(userId: number, kind: SessionKind = "full", meta: { ip?: string; userAgent?: string } = {}, tx: Db | Tx = db): Promise<{ token: string; session: AuthSession }> {
@@ -96,7 +130,7 @@ export function createSessions({ db, clock, operators }: { db: Db; clock: Clock;
      * docs/product/accounts.md#suspension, and once the account is deleted).
      */
     async authenticate(token: string): Promise<Authenticated | null> {
-      return lookUp(lookup, token);
+      return authenticate(token);
     },
 
     /**
@@ -106,8 +140,7 @@ export function createSessions({ db, clock, operators }: { db: Db; clock: Clock;
      */
     authenticateOnly<Extra extends Record<string, SQL>>(extra: (userId: typeof users.id) => Extra, name: string) {
       // Drizzle's result type of a field set still generic (Extra) does not resolve; it is this one.
-      const lookup = prepareQuery(extra(users.id), name) as unknown as Prepared<LookupRow<Extra>>;
-      return (token: string) => lookUp(lookup, token);
+      return lookUpTogether<LookupRow<Extra>>(extra(users.id), name);
     },
 
     async revoke(sessionId: number, tx: Db | Tx = db): Promise<void> {

@@ -6,10 +6,11 @@
 //   method, headers, body   the request autocannon repeats (GET, {}, none by default)
 //   connections   optional: autocannon connections for this target (else BENCH_CONNECTIONS);
 //            connectionsWhy says why (printed in the report's header)
-//   setup    optional async (ctx) => ({ headers?, body?, method?, path?, note?, skip? }), run once
+//   setup    optional async (ctx) => ({ headers?, body?, method?, path?, sessions?, note?, skip? }), run once
 //            before the first round, e.g. to sign in and send the session cookie; ctx = { urls,
 //            fetch }. `note` is printed; `skip` (a reason) leaves the target out of the run and
-//            says why in the report.
+//            says why in the report; `sessions` (Bearer tokens): connection i sends session i mod
+//            their number.
 //   expect   checks of the answer before measuring (status 200 is always required):
 //            { contains?: string[], noSetCookie?: boolean, contentType?: string }
 import { tsImport } from "tsx/esm/api";
@@ -187,13 +188,19 @@ async function seedUser(ctx) {
   if (byOffset.join() !== expected.join() || byKey.join() !== expected.join()) {
     throw new Error(`page 50 differs: by offset [${byOffset}], by key [${byKey}], expected [${expected}]`);
   }
+  // A session per connection of the signed-in data target, as that many browsers of the user would
+  // have: each request's lookup reads a session row of its own.
+  const sessions = [token];
+  for (let i = 1; i < DATA_CONNECTIONS; i++) sessions.push((await api(ctx, "POST", "/v2/web/login", { body: { login: email, password: BENCH_PASSWORD } })).token);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   return {
     token,
+    sessions,
     beforeId,
     note:
       `bench user ${email}: ${TRANSACTIONS.toLocaleString("en-US")} transactions in ${seconds} s through the API (${before} at registration, 1 demo top-up of ${amount} ` +
-      `approved on /payment/demo, ${purchases} purchases of product ${CHEAP_PRODUCT_ID} at ${product.price}); page 50 = rows ${PAGE_50_SKIP + 1}–${PAGE_50_SKIP + PAGE}, before=${beforeId}`,
+      `approved on /payment/demo, ${purchases} purchases of product ${CHEAP_PRODUCT_ID} at ${product.price}); page 50 = rows ${PAGE_50_SKIP + 1}–${PAGE_50_SKIP + PAGE}, before=${beforeId}; ` +
+      `${sessions.length} sessions of it (sign-ins), connection i of a signed-in target using session i mod ${sessions.length}`,
   };
 }
 
@@ -215,7 +222,7 @@ const signedIn =
     if (user.skip) return { skip: user.skip };
     const note = noted ? undefined : user.note;
     noted = true;
-    return { headers: { Authorization: `Bearer ${user.token}`, Accept: "application/json", "Accept-Language": "ru" }, note, ...extra(user) };
+    return { headers: { Authorization: `Bearer ${user.token}`, Accept: "application/json", "Accept-Language": "ru" }, sessions: user.sessions, note, ...extra(user) };
   };
 /**
  * setup() of the heartbeat target: a new buyer with one pass (a demo top-up, one purchase), its licence activated on one
