@@ -26,7 +26,7 @@ export async function openLoop({ url, rate, seconds, kinds, timeoutMs = 10_000 }
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
   const total = Math.round(rate * seconds);
-  const byKind = kinds.map((kind) => ({ name: kind.name, latencies: [], statuses: {}, errors: 0, timeouts: 0 }));
+  const byKind = kinds.map((kind) => ({ name: kind.name, latencies: [], statuses: {}, errors: 0, errorCodes: {}, resent: 0, timeouts: 0 }));
   let sent = 0;
   let inFlight = 0;
   let maxInFlight = 0;
@@ -51,27 +51,49 @@ export async function openLoop({ url, rate, seconds, kinds, timeoutMs = 10_000 }
       record();
       settle();
     };
-    const request = http.request(
-      { agent, host: target.hostname, port: target.port, method, path, headers: body === undefined ? headers : { ...headers, "Content-Length": Buffer.byteLength(body) } },
-      (response) => {
-        response.resume();
-        response.on("end", () =>
-          end(() => {
-            stats.latencies.push(performance.now() - startedAt);
-            stats.statuses[response.statusCode] = (stats.statuses[response.statusCode] ?? 0) + 1;
-          }),
-        );
-        // An answer cut short ends without "end": whichever comes first counts.
-        response.on("error", () => end(() => stats.errors++));
-        response.on("close", () => end(() => stats.errors++));
-      },
-    );
-    request.setTimeout(timeoutMs, () => {
-      end(() => stats.timeouts++);
-      request.destroy();
-    });
-    request.on("error", () => end(() => stats.errors++));
-    request.end(body);
+    const failed = (error) =>
+      end(() => {
+        stats.errors++;
+        const code = error?.code ?? error?.message ?? "closed before the end of the answer";
+        stats.errorCodes[code] = (stats.errorCodes[code] ?? 0) + 1;
+      });
+    const send = (again) => {
+      let answered = false;
+      const request = http.request(
+        { agent, host: target.hostname, port: target.port, method, path, headers: body === undefined ? headers : { ...headers, "Content-Length": Buffer.byteLength(body) } },
+        (response) => {
+          answered = true;
+          response.resume();
+          response.on("end", () =>
+            end(() => {
+              stats.latencies.push(performance.now() - startedAt);
+              stats.statuses[response.statusCode] = (stats.statuses[response.statusCode] ?? 0) + 1;
+            }),
+          );
+          // An answer cut short ends without "end": whichever comes first counts.
+          response.on("error", failed);
+          response.on("close", () => failed());
+        },
+      );
+      request.setTimeout(timeoutMs, () => {
+        end(() => stats.timeouts++);
+        request.destroy();
+      });
+      request.on("error", (error) => {
+        // Node's documented keep-alive race (`request.reusedSocket`): the server closed an idle
+        // connection just as this request went out on it, before any answer. A browser or a
+        // proxy sends an idempotent request again on a new connection; so does this client, once,
+        // and counts it (`resent`). Anything else is a transport error, by its code.
+        if (!again && !answered && request.reusedSocket && (method === "GET" || method === "HEAD") && error.code === "ECONNRESET") {
+          stats.resent++;
+          send(true);
+        } else {
+          failed(error);
+        }
+      });
+      request.end(body);
+    };
+    send(false);
   }
 
   const started = performance.now();
@@ -109,7 +131,17 @@ export async function openLoop({ url, rate, seconds, kinds, timeoutMs = 10_000 }
     maxInFlight,
     kinds: byKind.map((k) => {
       const sorted = k.latencies.sort((a, b) => a - b);
-      return { name: k.name, answered: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), statuses: k.statuses, errors: k.errors, timeouts: k.timeouts };
+      return {
+        name: k.name,
+        answered: sorted.length,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        statuses: k.statuses,
+        errors: k.errors,
+        errorCodes: k.errorCodes,
+        resent: k.resent,
+        timeouts: k.timeouts,
+      };
     }),
   };
 }

@@ -116,7 +116,8 @@ export async function soak(out) {
     for (const k of result.kinds) {
       out(
         `  ${k.name.padEnd(30)} ${String(k.answered).padStart(7)} answers, p50 ${k.p50.toFixed(1)} ms, p99 ${k.p99.toFixed(1)} ms, status ${JSON.stringify(k.statuses)}` +
-          (k.errors + k.timeouts ? `, transport errors ${k.errors}, timeouts ${k.timeouts}` : ""),
+          (k.errors + k.timeouts ? `, transport errors ${k.errors} ${JSON.stringify(k.errorCodes)}, timeouts ${k.timeouts}` : "") +
+          (k.resent ? `, sent again after a reset of a reused keep-alive connection ${k.resent}` : ""),
       );
     }
     // Who held the rate down: the server (its processes near a core each), the load generator (this
@@ -152,7 +153,8 @@ export async function soak(out) {
     out(`  ${rateOk ? "PASS" : "FAIL"}  soak rate: ${served.toFixed(0)} req/s served of ${rate} offered = ${((served / rate) * 100).toFixed(0)} % (≥ 95 %)`);
     const ok = rateOk && serverErrors === 0 && result.errors === 0 && result.timeouts === 0 && growth <= 0.1;
     out(
-      `  ${ok ? "PASS" : "FAIL"}  soak: 5xx ${serverErrors}, transport errors ${result.errors} (timeouts ${result.timeouts}); RSS ${base?.rss.toFixed(1)} MiB at ${Math.round(base?.at ?? 0)} s → ` +
+      `  ${ok ? "PASS" : "FAIL"}  soak: 5xx ${serverErrors}, transport errors ${result.errors} (timeouts ${result.timeouts}; ` +
+        `GETs sent again after a reset of a reused keep-alive connection ${result.kinds.reduce((n, k) => n + k.resent, 0)}); RSS ${base?.rss.toFixed(1)} MiB at ${Math.round(base?.at ?? 0)} s → ` +
         `${last?.rss.toFixed(1)} MiB at the end = ${(growth * 100).toFixed(1)} % (≤ 10 %)`,
     );
     return ok;
