@@ -43,6 +43,15 @@ describe("named statements on PGlite", () => {
     await database?.close();
   });
 
+  /** A named statement of one column: its parameter `n` cast to int, on the test user's row. */
+  function castToInt(db: Database["db"], name: string) {
+    return db
+      .select({ n: sql<number>`${sql.placeholder("n")}::int` })
+      .from(users)
+      .where(eq(users.id, userId))
+      .prepare(name);
+  }
+
   /** The frontend/data shape: a row of many types with a child list as JSON (decision 0056). */
   function lookup(db: Database["db"]) {
     return db
@@ -120,11 +129,7 @@ describe("named statements on PGlite", () => {
 
   it("reports an error as the unnamed path does, and works again afterwards", async () => {
     const { db } = database;
-    const cast = db
-      .select({ n: sql<number>`${sql.placeholder("n")}::int` })
-      .from(users)
-      .where(eq(users.id, userId))
-      .prepare("test_cast");
+    const cast = castToInt(db, "test_cast");
     const failure = (await cast.execute({ n: "not a number" }).catch((e: unknown) => e)) as { cause?: { code?: string; message?: string } };
     const unnamed = (await db
       .select({ n: sql<number>`${"not a number"}::int` })
@@ -138,11 +143,7 @@ describe("named statements on PGlite", () => {
 
   it("reports an error of a statement run at once as the unnamed path does, and leaves nothing half done", async () => {
     const { db } = database;
-    const cast = db
-      .select({ n: sql<number>`${sql.placeholder("n")}::int` })
-      .from(users)
-      .where(eq(users.id, userId))
-      .prepare("test_cast_at_once");
+    const cast = castToInt(db, "test_cast_at_once");
     // Prepared by its first execution; the next ones run at once.
     expect(await cast.execute({ n: "1" })).toEqual([{ n: 1 }]);
     const failure = (await cast.execute({ n: "x" }).catch((e: unknown) => e)) as { cause?: { code?: string; message?: string; query?: string } };
@@ -187,28 +188,24 @@ describe("named statements on PGlite", () => {
 
   it("keeps every caller's answer its own when named, unnamed and transactions interleave", async () => {
     const { db } = database;
-    const echo = db
-      .select({ v: sql<number>`${sql.placeholder("v")}::int` })
-      .from(users)
-      .where(eq(users.id, userId))
-      .prepare("test_echo");
-    await echo.execute({ v: 0 });
+    const echo = castToInt(db, "test_echo");
+    await echo.execute({ n: 0 });
     const work = Array.from({ length: 60 }, (_, i) => {
-      if (i % 3 === 0) return echo.execute({ v: i }).then((rows) => rows[0]!.v);
+      if (i % 3 === 0) return echo.execute({ n: i }).then((rows) => rows[0]!.n);
       if (i % 3 === 1) return db.execute(sql`select ${i}::int as v`).then((r) => (r as unknown as { rows: { v: number }[] }).rows[0]!.v);
       return db.transaction(async (tx) => {
         const [row] = await tx.execute(sql`select ${i}::int as v`).then((r) => (r as unknown as { rows: { v: number }[] }).rows);
         // A named statement issued from inside the callback waits for this transaction's end.
-        const named = echo.execute({ v: -i });
+        const named = echo.execute({ n: -i });
         return { row: row!.v, named };
       });
     });
     const results = await Promise.all(work);
     for (const [i, result] of results.entries()) {
       if (i % 3 === 2) {
-        const { row, named } = result as { row: number; named: Promise<{ v: number }[]> };
+        const { row, named } = result as { row: number; named: Promise<{ n: number }[]> };
         expect(row).toBe(i);
-        expect((await named)[0]!.v).toBe(-i);
+        expect((await named)[0]!.n).toBe(-i);
       } else {
         expect(result).toBe(i);
       }

@@ -19,7 +19,9 @@ type Statement = {
   /** The parameters' type oids (ParameterDescription): how PGlite's own `query` serialises values. */
   paramTypes: number[];
   /** The statement's RowDescription, given to PGlite's own result parser with each execution's rows. */
-  description: BackendMessage | null;
+  description: Messages.RowDescriptionMessage | null;
+  /** Its columns as a result names them (`Results.fields`), for the plain answers read here. */
+  fields: Results["fields"];
 };
 
 /** The part of PGlite's query client a Drizzle prepared query calls. */
@@ -102,9 +104,8 @@ type Parsers = PGlite["parsers"];
  * fields, values, nulls, command and counts); null for any other answer (an error, a notice),
  * which PGlite's own parser then reads.
  */
-function plainResult(answer: Uint8Array, description: Messages.RowDescriptionMessage | null, parsers: Parsers, rowMode: QueryOptions["rowMode"]): Results | null {
+function plainResult(answer: Uint8Array, fields: Results["fields"], parsers: Parsers, rowMode: QueryOptions["rowMode"]): Results | null {
   const view = new DataView(answer.buffer, answer.byteOffset, answer.byteLength);
-  const fields = description ? description.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })) : [];
   const rows: unknown[] = [];
   let tag: string | null = null;
   for (let at = 0; at < answer.length;) {
@@ -216,7 +217,7 @@ export function useNamedStatements(client: PGlite, db: Db): void {
       let serverName = base;
       for (let n = 2; names.has(serverName); n++) serverName = `${base}_${n}`;
       names.add(serverName);
-      statement = { name: serverName, text, ready: false, paramTypes: [], description: null };
+      statement = { name: serverName, text, ready: false, paramTypes: [], description: null, fields: [] };
       byText.set(text, statement);
     }
     return statement;
@@ -238,6 +239,7 @@ export function useNamedStatements(client: PGlite, db: Db): void {
     );
     statement.paramTypes = parse.parseDescribeStatementResults(messages);
     statement.description = messages.find((m): m is Messages.RowDescriptionMessage => m.name === "rowDescription") ?? null;
+    statement.fields = statement.description?.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })) ?? [];
     statement.ready = true;
   }
 
@@ -251,6 +253,22 @@ export function useNamedStatements(client: PGlite, db: Db): void {
       mergedParsers.set(options.parsers, merged);
     }
     return merged;
+  }
+
+  /**
+   * The result of an execution's messages, by PGlite's own parser given the statement's row
+   * description in front of the rows: the same rows, types and nulls as its `query` returns.
+   */
+  function resultOf<T>(statement: Statement, messages: BackendMessage[], options: QueryOptions | undefined): Results<T> {
+    const all = statement.description ? [statement.description, ...messages] : messages;
+    return parse.parseResults(all, parsersOf(options), options?.parsers ? { ...options, parsers: undefined } : options)[0] as Results<T>;
+  }
+
+  /** An execution's error, with what PGlite's `query` adds to its errors (makePGliteError). */
+  function failed(error: unknown, statement: Statement, params: unknown[], options: QueryOptions | undefined): unknown {
+    statement.ready = false;
+    if (error instanceof Error) Object.assign(error, { query: statement.text, params, queryOptions: options });
+    return error;
   }
 
   /** Bind/Execute/Sync of the prepared statement with `params`, serialised as PGlite's `query` does: by the parameter's type, else its text. */
@@ -286,8 +304,7 @@ export function useNamedStatements(client: PGlite, db: Db): void {
     const answer = chunks.length === 1 ? chunks[0]! : concat(chunks);
     // No ReadyForQuery (its 6 bytes end every answer): PGlite itself failed; its promise holds the error.
     if (answer.length < 6 || answer[answer.length - 6] !== READY_FOR_QUERY) return done.then(() => Promise.reject(new Error(`PGlite gave no answer to ${statement.name}`)));
-    const parsers = parsersOf(options);
-    const plain = plainResult(answer, statement.description as Messages.RowDescriptionMessage | null, parsers, options?.rowMode);
+    const plain = plainResult(answer, statement.fields, parsersOf(options), options?.rowMode);
     if (plain) return plain as Results<T>;
     const messages: BackendMessage[] = [];
     new protocol.Parser().parse(answer, (message) => messages.push(message));
@@ -297,11 +314,9 @@ export function useNamedStatements(client: PGlite, db: Db): void {
       // Refused before it ran (gone, or planned for an earlier shape): nothing happened; `run`
       // prepares it again and runs it, as it does on its own path.
       if (isStale(error)) return null;
-      Object.assign(error, { query: statement.text, params, queryOptions: options });
-      throw error;
+      throw failed(error, statement, params, options);
     }
-    const all = statement.description ? [statement.description, ...messages] : messages;
-    return parse.parseResults(all, parsers, options?.parsers ? { ...options, parsers: undefined } : options)[0] as Results<T>;
+    return resultOf<T>(statement, messages, options);
   }
 
   /** PGlite's `query`, with the statement's name instead of an unnamed Parse each time. */
@@ -326,16 +341,10 @@ export function useNamedStatements(client: PGlite, db: Db): void {
             messages = await execute(statement, params, options);
           }
         } catch (error) {
-          statement.ready = false;
-          // What PGlite's `query` adds to its errors (makePGliteError).
-          if (error instanceof Error) Object.assign(error, { query: statement.text, params, queryOptions: options });
-          throw error;
+          throw failed(error, statement, params, options);
         }
         await client.syncToFs();
-        // PGlite's own parser, given the statement's row description in front of the rows: the
-        // same rows, types and nulls as its `query` returns.
-        const all = statement.description ? [statement.description, ...messages] : messages;
-        return parse.parseResults(all, parsersOf(options), options?.parsers ? { ...options, parsers: undefined } : options)[0] as Results<T>;
+        return resultOf<T>(statement, messages, options);
       }),
     );
   }
